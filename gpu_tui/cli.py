@@ -1,0 +1,111 @@
+"""Command line: ``gpu-tui`` starts the TUI; subcommands are the headless forms."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from gpu_tui import __version__
+from gpu_tui.core.errors import UsageError
+
+PANES = ("specs", "monitor", "kitchen", "bench", "guide")
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one clear line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
+
+
+def refresh_seconds(text: str) -> float:
+    """Parse ``--refresh``: 0.1 to 60 seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0.1 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 60 seconds, got {text}")
+    return value
+
+
+def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> None:
+    """Options accepted both before and after the subcommand (``gpu-tui --demo info``)."""
+    default = False if top_level else argparse.SUPPRESS
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        default=default,
+        help="add a SIMULATED accelerator (for talks and screenshots on a machine with no GPU)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: TUI options and every subcommand."""
+    from gpu_tui.commands import load_commands
+
+    parser = OneLineParser(
+        prog="gpu-tui",
+        description="See your CPU and GPUs, see why GPUs win at AI work, then measure it.",
+        epilog="Run without a subcommand to start the terminal UI. Keys: 1-5 panes, ? help, q quit.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-tui {__version__}")
+    add_global_options(parser, top_level=True)
+    parser.add_argument(
+        "--pane", choices=PANES, default="specs", help="pane to open at start (default: specs)"
+    )
+    parser.add_argument(
+        "--refresh",
+        type=refresh_seconds,
+        default=1.0,
+        metavar="SECONDS",
+        help="live refresh interval, 0.1 to 60 (default: 1)",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    for command in load_commands():
+        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        add_global_options(sub, top_level=False)
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run gpu-tui; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            return run_tui(args)
+        return int(args.run(args))
+    except UsageError as error:
+        print(f"gpu-tui: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("gpu-tui: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `gpu-tui info --json | head` closes the pipe early; that is not an error.
+        return EXIT_OK
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Start the Textual app (imported here so headless commands never load Textual)."""
+    from gpu_tui.ui.app import AppConfig, make_app
+
+    if not sys.stdout.isatty():
+        print(
+            "gpu-tui: the terminal UI needs a terminal; for scripts use "
+            "'gpu-tui info --json' (see gpu-tui --help)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    app = make_app(AppConfig(demo=args.demo, pane=args.pane, refresh_seconds=args.refresh))
+    app.run()
+    return app.return_code or EXIT_OK
