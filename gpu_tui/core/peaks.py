@@ -1,0 +1,253 @@
+"""Theoretical peaks from architecture tables and clocks: GPU and CPU FLOP/s, memory bandwidth."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_tui.core.catalog import find_entry
+from gpu_tui.core.devices.model import CpuPeak, Peaks
+from gpu_tui.core.fields import Maybe, Unknown
+
+
+@dataclass(frozen=True)
+class _SmRates:
+    """Dense FLOP per clock per SM (AMD: per CU). ``None`` = the unit cannot do it at all."""
+
+    arch: str
+    fp32: int
+    fp16: int | None  # tensor, FP32 accumulate
+    bf16: int | None
+    tf32: int | None
+    fp8: int | None
+    missing: str = ""
+    """Why a ``None`` rate is missing, in the user's words."""
+
+
+# Keyed on (compute capability, SKU class). Values from shared/reference/accelerators.md
+# ("FLOP/clk/SM, dense"), each checked there against a datasheet figure. GeForce parts run FP32
+# accumulate at half the professional rate (GA102/AD102 whitepapers: 3090 TF32 35.6, 4090 82.6),
+# and PyTorch accumulates bf16 in FP32, so the GeForce row holds the half rate.
+_PRO, _GEFORCE = "professional", "GeForce"
+_GB20X_NOTE = "GeForce Blackwell FP32-accumulate tensor rates are not published"
+_TABLE: dict[tuple[str, str], _SmRates] = {
+    ("7.0", _PRO): _SmRates("Volta", 128, 1024, None, None, None, "Volta has no BF16/TF32/FP8"),
+    ("7.5", _PRO): _SmRates("Turing", 128, 1024, None, None, None, "Turing has no BF16/TF32/FP8"),
+    ("7.5", _GEFORCE): _SmRates(
+        "Turing", 128, 512, None, None, None, "Turing has no BF16/TF32/FP8"
+    ),
+    ("8.0", _PRO): _SmRates("Ampere GA100", 128, 2048, 2048, 1024, None, "Ampere has no FP8"),
+    ("8.6", _PRO): _SmRates("Ampere GA10x", 256, 1024, 1024, 512, None, "Ampere has no FP8"),
+    ("8.6", _GEFORCE): _SmRates("Ampere GA10x", 256, 512, 512, 256, None, "Ampere has no FP8"),
+    ("8.9", _PRO): _SmRates("Ada", 256, 1024, 1024, 512, 2048),
+    ("8.9", _GEFORCE): _SmRates("Ada", 256, 512, 512, 256, 1024),
+    ("9.0", _PRO): _SmRates("Hopper", 256, 4096, 4096, 2048, 8192),
+    ("10.0", _PRO): _SmRates("Blackwell", 256, 8192, 8192, 4096, 16384),
+    # GB20x GeForce: only FP16-accumulate tensor rates are published (1024 FP16, 2048 FP8); the
+    # FP32-accumulate rate is expected to be half but is unsourced, so tensor rates stay unknown.
+    ("12.0", _GEFORCE): _SmRates("Blackwell GB20x", 256, None, None, None, None, _GB20X_NOTE),
+    ("gfx942", _PRO): _SmRates("CDNA3", 256, 2048, 2048, None, 4096, "TF32 not in our table"),
+    ("gfx90a", _PRO): _SmRates("CDNA2", 128, 1024, 1024, None, None, "CDNA2 has no TF32/FP8"),
+}
+
+# The datasheet quotes H100 SXM tensor peaks at 1.83 GHz ("1.83 GHz (low precision), 1.98 GHz
+# (high precision)", source e), while NVML's max SM clock is 1.98 GHz: computing tensor peaks from
+# NVML would overstate them by ~8 %. So for the SKUs whose tensor clock is published we use it,
+# and say so in ``basis``; for others we use the NVML max clock and warn that it may overestimate.
+_TENSOR_CLOCK_MHZ: dict[str, int] = {"NVIDIA H100 SXM": 1830, "NVIDIA H200 SXM": 1830}
+
+
+def sku_class(name: str) -> str:
+    """``GeForce`` for consumer cards (half-rate FP32-accumulate tensor math), else professional."""
+    return _GEFORCE if "geforce" in name.lower() else _PRO
+
+
+def _tflops(sms: int, mhz: float, per_sm: int) -> float:
+    return sms * mhz * per_sm / 1e6
+
+
+def _ghz(mhz: float) -> str:
+    return f"{mhz / 1000:.2f} GHz"
+
+
+def gpu_peaks(
+    *,
+    vendor: str,
+    name: str,
+    compute_capability: Maybe[str],
+    sm_count: Maybe[int],
+    max_sm_clock_mhz: Maybe[int],
+    max_memory_clock_mhz: Maybe[int],
+    memory_bus_width_bits: Maybe[int],
+) -> Peaks:
+    """Dense theoretical peaks (TFLOP/s) and memory bandwidth (GB/s), each with its arithmetic."""
+    basis: dict[str, str] = {}
+    bandwidth = _bandwidth(vendor, max_memory_clock_mhz, memory_bus_width_bits, basis)
+    compute = _compute(name, compute_capability, sm_count, max_sm_clock_mhz, basis)
+    return Peaks(
+        fp32_tflops=compute["fp32"],
+        tf32_tflops=compute["tf32"],
+        fp16_tflops=compute["fp16"],
+        bf16_tflops=compute["bf16"],
+        fp8_tflops=compute["fp8"],
+        memory_bandwidth_gbps=bandwidth,
+        basis=basis,
+    )
+
+
+def _bandwidth(
+    vendor: str, clock: Maybe[int], bus: Maybe[int], basis: dict[str, str]
+) -> Maybe[float]:
+    if "nvidia" not in vendor.lower():
+        # The ×2 rule is checked against NVML's memory clocks only; other tools report HBM
+        # clocks differently (MI300X: 1300 MHz × 8192 bit × 2 / 8 = 2.66 TB/s, datasheet 5.3).
+        return Unknown(f"bandwidth formula checked for NVIDIA (NVML) clocks only, not {vendor}")
+    if isinstance(clock, Unknown):
+        return Unknown(f"memory clock unknown: {clock.reason}")
+    if isinstance(bus, Unknown):
+        return Unknown(f"memory bus width unknown: {bus.reason}")
+    gbps = clock * bus * 2 / 8 / 1000
+    basis["memory_bandwidth_gbps"] = (
+        f"{clock} MHz × {bus} bit × 2 (double data rate) ÷ 8 bit/B = {gbps:,.0f} GB/s"
+    )
+    return gbps
+
+
+def _compute(
+    name: str,
+    compute_capability: Maybe[str],
+    sm_count: Maybe[int],
+    clock: Maybe[int],
+    basis: dict[str, str],
+) -> dict[str, Maybe[float]]:
+    keys = ("fp32", "tf32", "fp16", "bf16", "fp8")
+    if isinstance(compute_capability, Unknown):
+        return dict.fromkeys(keys, Unknown(f"architecture unknown: {compute_capability.reason}"))
+    sku = sku_class(name)
+    rates = _TABLE.get((compute_capability, sku))
+    if rates is None:
+        return dict.fromkeys(
+            keys,
+            Unknown(f"{sku} parts of compute capability {compute_capability} are not in our table"),
+        )
+    if isinstance(sm_count, Unknown):
+        return dict.fromkeys(keys, Unknown(f"SM count unknown: {sm_count.reason}"))
+    if isinstance(clock, Unknown):
+        return dict.fromkeys(keys, Unknown(f"max SM clock unknown: {clock.reason}"))
+
+    entry = find_entry(name)
+    tensor_clock = _TENSOR_CLOCK_MHZ.get(entry.name) if entry is not None else None
+    if tensor_clock is not None:
+        clock_note = f"{_ghz(tensor_clock)} (datasheet tensor clock; NVML max {_ghz(clock)})"
+    else:
+        tensor_clock = clock
+        clock_note = f"{_ghz(clock)} (NVML max; datasheets may quote tensor peaks lower)"
+
+    out: dict[str, Maybe[float]] = {}
+    for key in keys:
+        per_sm: int | None = getattr(rates, key)
+        if per_sm is None:
+            out[key] = Unknown(rates.missing or f"{rates.arch}: no {key} rate")
+            continue
+        mhz = clock if key == "fp32" else tensor_clock
+        value = _tflops(sm_count, mhz, per_sm)
+        shown_clock = f"{_ghz(clock)}" if key == "fp32" else clock_note
+        unit = "FP32 lanes" if key == "fp32" else "tensor, FP32 accumulate"
+        basis[f"{key}_tflops"] = (
+            f"{sm_count} SMs × {shown_clock} × {per_sm} FLOP/clk/SM "
+            f"({rates.arch} {sku}, {unit}) = {value:,.1f} TFLOP/s"
+        )
+        out[key] = value
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# CPU
+
+# Intel Xeon Scalable server cores (family 6): most SKUs have two AVX-512 FMA units. Some
+# Silver/Bronze parts have one; flags cannot tell, so the label says so.
+_INTEL_SERVER_AVX512 = {
+    0x55: "Skylake-SP/Cascade Lake",
+    0x6A: "Ice Lake-SP",
+    0x6C: "Ice Lake-SP",
+    0x8F: "Sapphire Rapids",
+    0xCF: "Emerald Rapids",
+    0xAD: "Granite Rapids",
+}
+
+
+def cpu_flops_per_cycle(
+    *, vendor: str, family: int | None, model: int | None, flags: frozenset[str]
+) -> tuple[int, str] | Unknown:
+    """FP32 FLOP per cycle per core and a short label, or ``Unknown`` for cores not in our table."""
+    v = vendor.lower()
+    if "amd" in v:
+        return _amd_flops(family, model, flags)
+    if "intel" in v:
+        return _intel_flops(family, model, flags)
+    return Unknown(f"FLOP/cycle for {vendor or 'this'} CPU cores is not in our table")
+
+
+def _amd_flops(
+    family: int | None, model: int | None, flags: frozenset[str]
+) -> tuple[int, str] | Unknown:
+    if family == 0x19 and "avx512f" in flags:
+        return 32, "Zen 4: 2×256-bit FMA; AVX-512 runs as 2×256"
+    if family == 0x19:
+        return 32, "Zen 3: 2×256-bit FMA"
+    if family == 0x17 and model is not None and model >= 0x30:
+        return 32, "Zen 2: 2×256-bit FMA"
+    if family == 0x17 and model is not None:
+        # Zen/Zen+ split 256-bit AVX2 into two 128-bit halves: 2 × 4 lanes × 2 = 16. (The
+        # reference groups Zen 1 with Zen 2–3 at 32; the 128-bit FMA pipes say otherwise.)
+        return 16, "Zen/Zen+: 2×128-bit FMA"
+    return Unknown(f"AMD family {family} model {model} is not in our FLOP/cycle table")
+
+
+def _intel_flops(
+    family: int | None, model: int | None, flags: frozenset[str]
+) -> tuple[int, str] | Unknown:
+    if family != 6:
+        return Unknown(f"Intel family {family} is not in our FLOP/cycle table")
+    if model in _INTEL_SERVER_AVX512 and "avx512f" in flags:
+        return 64, f"{_INTEL_SERVER_AVX512[model]}: 2×512-bit FMA (1 unit on some SKUs: 32)"
+    if "avx512f" in flags:
+        return 32, "AVX-512 client core: 1×512-bit FMA"
+    if "fma" in flags and "avx2" in flags:
+        return 32, "AVX2: 2×256-bit FMA"
+    if "avx" in flags:
+        return 16, "AVX: 256-bit add + 256-bit multiply"
+    return Unknown("no AVX on this Intel core; not in our FLOP/cycle table")
+
+
+def cpu_fp32_peak(
+    *,
+    cores: int,
+    clock_mhz: Maybe[float],
+    clock_label: str,
+    flops_per_cycle: tuple[int, str] | Unknown,
+) -> CpuPeak:
+    """Cores × clock × FLOP/cycle, with the arithmetic spelled out in ``basis``."""
+    clock_text = (
+        f"{clock_mhz / 1000:.2f} GHz ({clock_label})"
+        if not isinstance(clock_mhz, Unknown)
+        else f"clock unknown ({clock_mhz.reason})"
+    )
+    if isinstance(flops_per_cycle, Unknown):
+        rate_text = f"FLOP/cycle unknown ({flops_per_cycle.reason})"
+        per_cycle: Maybe[int] = flops_per_cycle
+    else:
+        rate_text = f"{flops_per_cycle[0]} FLOP/cycle ({flops_per_cycle[1]})"
+        per_cycle = flops_per_cycle[0]
+    noun = "core" if cores == 1 else "cores"
+    basis = f"{cores} {noun} × {clock_text} × {rate_text}"
+    gflops: Maybe[float]
+    if isinstance(clock_mhz, Unknown):
+        gflops = Unknown(f"clock unknown: {clock_mhz.reason}")
+    elif isinstance(per_cycle, Unknown):
+        gflops = Unknown(per_cycle.reason)
+    else:
+        gflops = cores * clock_mhz / 1000 * per_cycle
+        basis += f" = {gflops:,.1f} GFLOP/s"
+    return CpuPeak(
+        gflops=gflops, cores=cores, clock_mhz=clock_mhz, flops_per_cycle=per_cycle, basis=basis
+    )

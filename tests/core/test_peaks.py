@@ -1,0 +1,224 @@
+"""Theoretical peak arithmetic: the worked examples of accelerators.md, to 0.1 %."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_tui.core.devices.model import Peaks
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.peaks import cpu_flops_per_cycle, cpu_fp32_peak, gpu_peaks, sku_class
+
+NOT_READ = Unknown("not read")
+TIGHT = 1e-3  # relative: the reference rounds to one decimal place
+
+
+def peaks_for(
+    name: str,
+    cc: str,
+    sms: int,
+    mhz: int,
+    mem_mhz: int | Unknown = NOT_READ,
+    bus: int | Unknown = NOT_READ,
+    vendor: str = "NVIDIA",
+) -> Peaks:
+    return gpu_peaks(
+        vendor=vendor,
+        name=name,
+        compute_capability=cc,
+        sm_count=sms,
+        max_sm_clock_mhz=mhz,
+        max_memory_clock_mhz=mem_mhz,
+        memory_bus_width_bits=bus,
+    )
+
+
+def test_h100_sxm_tensor_peak_uses_the_datasheet_tensor_clock() -> None:
+    peaks = peaks_for("NVIDIA H100 80GB HBM3", "9.0", 132, 1980, 2619, 5120)
+    assert peaks.bf16_tflops == pytest.approx(989.4, rel=TIGHT)
+    assert peaks.fp16_tflops == pytest.approx(989.4, rel=TIGHT)
+    assert peaks.tf32_tflops == pytest.approx(494.7, rel=TIGHT)
+    assert peaks.fp8_tflops == pytest.approx(1978.9, rel=TIGHT)
+    assert peaks.fp32_tflops == pytest.approx(66.9, rel=TIGHT)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(3352, rel=TIGHT)
+    assert peaks.basis["bf16_tflops"].startswith(
+        "132 SMs × 1.83 GHz (datasheet tensor clock; NVML max 1.98 GHz) × 4096 FLOP/clk/SM"
+    )
+    assert peaks.basis["fp32_tflops"].startswith("132 SMs × 1.98 GHz × 256 FLOP/clk/SM")
+    assert peaks.basis["memory_bandwidth_gbps"] == (
+        "2619 MHz × 5120 bit × 2 (double data rate) ÷ 8 bit/B = 3,352 GB/s"
+    )
+
+
+def test_h200_same_compute_as_h100_and_bandwidth_above_datasheet() -> None:
+    peaks = peaks_for("NVIDIA H200", "9.0", 132, 1980, 3201, 6144)
+    assert peaks.bf16_tflops == pytest.approx(989.4, rel=TIGHT)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+
+
+def test_unknown_hopper_sku_uses_nvml_clock_and_says_it_may_overestimate() -> None:
+    # H100 PCIe: no published tensor clock in our sources → NVML max clock, flagged in basis.
+    peaks = peaks_for("NVIDIA H100 PCIe", "9.0", 114, 1755)
+    assert peaks.bf16_tflops == pytest.approx(114 * 1755 * 4096 / 1e6, rel=1e-9)
+    assert "may quote tensor peaks lower" in peaks.basis["bf16_tflops"]
+
+
+def test_a100() -> None:
+    peaks = peaks_for("NVIDIA A100-SXM4-40GB", "8.0", 108, 1410, 1215, 5120)
+    assert peaks.bf16_tflops == pytest.approx(311.9, rel=TIGHT)
+    assert peaks.tf32_tflops == pytest.approx(155.9, rel=TIGHT)
+    assert peaks.fp32_tflops == pytest.approx(19.5, rel=TIGHT)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(1555.2, rel=TIGHT)
+    assert peaks.fp8_tflops == Unknown("Ampere has no FP8")
+
+
+def test_a100_80gb_bandwidth() -> None:
+    peaks = peaks_for("NVIDIA A100-SXM4-80GB", "8.0", 108, 1410, 1593, 5120)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(2039, rel=TIGHT)
+
+
+def test_ada_professional_runs_fp32_accumulate_at_full_rate() -> None:
+    l40s = peaks_for("NVIDIA L40S", "8.9", 142, 2490)
+    assert l40s.bf16_tflops == pytest.approx(362.0, rel=TIGHT)
+    assert l40s.fp8_tflops == pytest.approx(724.1, rel=TIGHT)
+    l4 = peaks_for("NVIDIA L4", "8.9", 58, 2040)
+    assert l4.bf16_tflops == pytest.approx(121.2, rel=TIGHT)
+
+
+def test_geforce_ada_runs_fp32_accumulate_at_half_rate() -> None:
+    peaks = peaks_for("NVIDIA GeForce RTX 4090", "8.9", 128, 2520, 10501, 384)
+    assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
+    assert peaks.fp8_tflops == pytest.approx(330.3, rel=TIGHT)
+    assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(1008, rel=TIGHT)
+    assert "GeForce" in peaks.basis["bf16_tflops"]
+
+
+def test_turing_t4_fp16_and_no_bf16() -> None:
+    peaks = peaks_for("Tesla T4", "7.5", 40, 1590, 5001, 256)
+    assert peaks.fp16_tflops == pytest.approx(65.1, rel=TIGHT)
+    assert peaks.memory_bandwidth_gbps == pytest.approx(320.1, rel=TIGHT)
+    assert peaks.bf16_tflops == Unknown("Turing has no BF16/TF32/FP8")
+
+
+def test_v100_and_ga102_and_b200() -> None:
+    assert peaks_for("Tesla V100-SXM2-16GB", "7.0", 80, 1530).fp16_tflops == pytest.approx(
+        125.3, rel=TIGHT
+    )
+    rtx3090 = peaks_for("NVIDIA GeForce RTX 3090", "8.6", 82, 1695)
+    assert rtx3090.bf16_tflops == pytest.approx(71.2, rel=TIGHT)
+    assert rtx3090.fp32_tflops == pytest.approx(35.6, rel=TIGHT)
+    assert peaks_for("NVIDIA B200", "10.0", 148, 1860).bf16_tflops == pytest.approx(
+        2255.2, rel=TIGHT
+    )
+
+
+def test_geforce_blackwell_fp32_and_unpublished_tensor_rate() -> None:
+    peaks = peaks_for("NVIDIA GeForce RTX 5090", "12.0", 170, 2407)
+    assert peaks.fp32_tflops == pytest.approx(104.8, rel=TIGHT)
+    assert isinstance(peaks.bf16_tflops, Unknown)
+    assert "not published" in peaks.bf16_tflops.reason
+
+
+def test_unknown_arch_and_inputs_give_reasons() -> None:
+    pascal = peaks_for("Tesla P100-SXM2-16GB", "6.0", 56, 1480)
+    assert pascal.fp32_tflops == Unknown(
+        "professional parts of compute capability 6.0 are not in our table"
+    )
+    no_sms = gpu_peaks(
+        vendor="NVIDIA",
+        name="NVIDIA H100 80GB HBM3",
+        compute_capability="9.0",
+        sm_count=Unknown("cores per SM not known for this architecture"),
+        max_sm_clock_mhz=1980,
+        max_memory_clock_mhz=Unknown("Not Supported"),
+        memory_bus_width_bits=5120,
+    )
+    assert no_sms.bf16_tflops == Unknown(
+        "SM count unknown: cores per SM not known for this architecture"
+    )
+    assert no_sms.memory_bandwidth_gbps == Unknown("memory clock unknown: Not Supported")
+    assert no_sms.basis == {}
+    unknown_cc = gpu_peaks(
+        vendor="NVIDIA",
+        name="x",
+        compute_capability=Unknown("NotSupported"),
+        sm_count=1,
+        max_sm_clock_mhz=1,
+        max_memory_clock_mhz=1,
+        memory_bus_width_bits=8,
+    )
+    assert unknown_cc.fp32_tflops == Unknown("architecture unknown: NotSupported")
+
+
+def test_amd_cdna3_compute_and_no_bandwidth_formula() -> None:
+    peaks = peaks_for("AMD Instinct MI300X", "gfx942", 304, 2100, 1300, 8192, vendor="AMD")
+    assert peaks.bf16_tflops == pytest.approx(1307.4, rel=TIGHT)
+    assert isinstance(peaks.memory_bandwidth_gbps, Unknown)
+
+
+def test_sku_class() -> None:
+    assert sku_class("NVIDIA GeForce RTX 4090") == "GeForce"
+    assert sku_class("NVIDIA RTX 6000 Ada Generation") == "professional"
+    assert sku_class("NVIDIA L40S") == "professional"
+
+
+ZEN4 = frozenset({"avx", "avx2", "fma", "avx512f"})
+
+
+@pytest.mark.parametrize(
+    ("vendor", "family", "model", "flags", "expected"),
+    [
+        ("AuthenticAMD", 0x19, 0x11, ZEN4, 32),
+        ("AuthenticAMD", 0x19, 0x01, frozenset({"avx2", "fma"}), 32),
+        ("AuthenticAMD", 0x17, 0x31, frozenset({"avx2", "fma"}), 32),
+        ("AuthenticAMD", 0x17, 0x01, frozenset({"avx2", "fma"}), 16),
+        ("GenuineIntel", 6, 0x55, frozenset({"avx2", "fma", "avx512f"}), 64),
+        ("GenuineIntel", 6, 0x8F, frozenset({"avx2", "fma", "avx512f"}), 64),
+        ("GenuineIntel", 6, 0x7E, frozenset({"avx2", "fma", "avx512f"}), 32),
+        ("GenuineIntel", 6, 0x3F, frozenset({"avx", "avx2", "fma"}), 32),
+        ("GenuineIntel", 6, 0x2A, frozenset({"avx"}), 16),
+    ],
+)
+def test_cpu_flops_per_cycle(
+    vendor: str, family: int, model: int, flags: frozenset[str], expected: int
+) -> None:
+    result = cpu_flops_per_cycle(vendor=vendor, family=family, model=model, flags=flags)
+    assert not isinstance(result, Unknown)
+    assert result[0] == expected
+
+
+def test_cpu_flops_unknown_cores() -> None:
+    arm = cpu_flops_per_cycle(vendor="ARM", family=None, model=None, flags=frozenset({"asimd"}))
+    assert arm == Unknown("FLOP/cycle for ARM CPU cores is not in our table")
+    zen5 = cpu_flops_per_cycle(vendor="AuthenticAMD", family=0x1A, model=0x44, flags=ZEN4)
+    assert isinstance(zen5, Unknown)
+
+
+def test_cpu_peak_two_vcpu_zen4_worked_example() -> None:
+    rate = cpu_flops_per_cycle(vendor="AuthenticAMD", family=0x19, model=0x11, flags=ZEN4)
+    peak = cpu_fp32_peak(
+        cores=2,
+        clock_mhz=2600.0,
+        clock_label="nominal; no boost clock exposed",
+        flops_per_cycle=rate,
+    )
+    assert peak.gflops == pytest.approx(166.4, rel=1e-9)
+    assert peak.flops_per_cycle == 32
+    assert peak.basis == (
+        "2 cores × 2.60 GHz (nominal; no boost clock exposed) × 32 FLOP/cycle "
+        "(Zen 4: 2×256-bit FMA; AVX-512 runs as 2×256) = 166.4 GFLOP/s"
+    )
+
+
+def test_cpu_peak_unknowns_carry_reasons() -> None:
+    no_clock = cpu_fp32_peak(
+        cores=4, clock_mhz=Unknown("no clock reported"), clock_label="x", flops_per_cycle=(32, "y")
+    )
+    assert no_clock.gflops == Unknown("clock unknown: no clock reported")
+    assert no_clock.basis.startswith("4 cores × clock unknown (no clock reported) × 32 FLOP/cycle")
+    no_rate = cpu_fp32_peak(
+        cores=1, clock_mhz=3000.0, clock_label="max", flops_per_cycle=Unknown("Arm")
+    )
+    assert no_rate.gflops == Unknown("Arm")
+    assert no_rate.flops_per_cycle == Unknown("Arm")
+    assert no_rate.basis == "1 core × 3.00 GHz (max) × FLOP/cycle unknown (Arm)"
