@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="gpu-tui",
         description="See your CPU and GPUs, see why GPUs win at AI work, then measure it.",
-        epilog="Run without a subcommand to start the terminal UI. Keys: 1-5 panes, ? help, q quit.",
+        epilog="Without a subcommand, starts the terminal UI. Keys: 1-5 panes, ? help, q quit.",
     )
     parser.add_argument("--version", action="version", version=f"gpu-tui {__version__}")
     add_global_options(parser, top_level=True)
@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="live refresh interval, 0.1 to 60 (default: 1)",
     )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=OneLineParser
+    )
     for command in load_commands():
         sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
         add_global_options(sub, top_level=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar, Union
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ class Unknown:
         return f"unknown ({self.reason})"
 
 
-Maybe = Union[T, Unknown]
+Maybe = T | Unknown
 """A value of type ``T`` or ``Unknown(reason)``."""
 
 

@@ -1,4 +1,4 @@
-"""One tick of live readings: CPU, memory and each GPU. Produced by the sampler, shown by Monitor."""
+"""One tick of live readings (CPU, memory, each GPU): made by the sampler, shown by Monitor."""
 
 from __future__ import annotations
 

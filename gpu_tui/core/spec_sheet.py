@@ -1,0 +1,306 @@
+"""The inventory as a spec sheet: sections of labelled rows, ready for the Specs pane or `info`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_tui.core.devices.model import Accelerator, BackendStatus, CpuInfo, Inventory, MemoryInfo
+from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.units import format_bandwidth, format_bytes, format_flops, format_mhz
+
+SIMULATED_TAG = "SIMULATED"
+
+
+@dataclass(frozen=True)
+class SpecRow:
+    """One line of the sheet. ``key`` names the explanation (see :mod:`gpu_tui.core.explain`)."""
+
+    key: str
+    label: str
+    value: str
+    note: str = ""
+    unknown: bool = False
+
+
+@dataclass(frozen=True)
+class SpecSection:
+    """A device or topic on the sheet."""
+
+    title: str
+    rows: tuple[SpecRow, ...]
+    simulated: bool = False
+    problem: bool = False
+    """True when the section reports something wrong (a lost GPU, a driver problem)."""
+
+
+def row(
+    key: str, label: str, value: Maybe[object], render: str | None = None, note: str = ""
+) -> SpecRow:
+    """A row for a reading: its rendering, or ``unknown`` with the reason as the note."""
+    if isinstance(value, Unknown):
+        return SpecRow(key, label, "unknown", value.reason, unknown=True)
+    return SpecRow(key, label, render if render is not None else str(value), note)
+
+
+def cpu_section(cpu: CpuInfo) -> SpecSection:
+    """The CPU's rows."""
+    cores = f"{cpu.physical_cores} physical / {cpu.logical_cores} logical"
+    if isinstance(cpu.physical_cores, Unknown):
+        cores = f"{cpu.logical_cores} logical"
+    caches = "  ".join(f"{level} {format_bytes(size)}" for level, size in cpu.cache_bytes.items())
+    clock = row("cpu.clock", "Clock now", cpu.current_mhz, _mhz(cpu.current_mhz))
+    rows = [
+        SpecRow("cpu.model", "Model", cpu.model),
+        row("cpu.model", "Vendor", cpu.vendor),
+        row("cpu.microarchitecture", "Core design", cpu.microarchitecture),
+        SpecRow("cpu.model", "Architecture", cpu.architecture),
+        SpecRow("cpu.cores", "Cores", cores),
+        row("cpu.cores", "Sockets", cpu.sockets),
+        row("cpu.numa", "NUMA nodes", cpu.numa_nodes),
+        clock,
+        row("cpu.clock", "Max clock", cpu.max_mhz, _mhz(cpu.max_mhz)),
+        SpecRow(
+            "cpu.caches",
+            "Caches",
+            caches or "unknown",
+            "" if caches else "not in sysfs",
+            not caches,
+        ),
+        SpecRow("cpu.simd", "AI instructions", " ".join(cpu.simd) or "none found"),
+        row(
+            "cpu.peak",
+            "FP32 peak",
+            cpu.peak.gflops,
+            _flops_g(cpu.peak.gflops),
+            note=cpu.peak.basis,
+        ),
+    ]
+    return SpecSection(f"CPU · {cpu.model}", tuple(rows))
+
+
+def memory_section(memory: MemoryInfo) -> SpecSection:
+    """System memory rows."""
+    return SpecSection(
+        "Memory",
+        (
+            SpecRow("memory.total", "Total", format_bytes(memory.total_bytes)),
+            SpecRow("memory.total", "Available", format_bytes(memory.available_bytes)),
+            SpecRow(
+                "memory.swap",
+                "Swap",
+                f"{format_bytes(memory.swap_used_bytes)} used"
+                f" of {format_bytes(memory.swap_total_bytes)}",
+            ),
+        ),
+    )
+
+
+def accelerator_section(gpu: Accelerator) -> SpecSection:
+    """One accelerator's rows, peaks beside the datasheet where the catalog knows the product."""
+    title = f"GPU {gpu.index} · {gpu.name}"
+    if gpu.simulated:
+        title = f"{SIMULATED_TAG} · {title}"
+    if gpu.lost:
+        lost = SpecRow("gpu.name", "State", "LOST", "the GPU stopped answering the driver")
+        return SpecSection(title, (lost,), problem=True)
+    sheet = gpu.datasheet
+    peaks = gpu.peaks
+    rows = [
+        SpecRow("gpu.name", "Name", gpu.name, SIMULATED_TAG if gpu.simulated else gpu.backend),
+        row("gpu.architecture", "Architecture", gpu.architecture),
+        row("gpu.compute_capability", "Compute capability", gpu.compute_capability),
+        row("gpu.cores", "SMs", gpu.sm_count),
+        row("gpu.cores", "CUDA cores", gpu.cuda_cores, _thousands(gpu.cuda_cores)),
+        row("gpu.memory_total", "Memory", gpu.memory_total_bytes, _bytes(gpu.memory_total_bytes)),
+        row(
+            "gpu.memory_bus",
+            "Memory bus",
+            gpu.memory_bus_width_bits,
+            f"{gpu.memory_bus_width_bits}-bit",
+        ),
+        row("gpu.clocks", "Max SM clock", gpu.max_sm_clock_mhz, _mhz(gpu.max_sm_clock_mhz)),
+        row(
+            "gpu.clocks",
+            "Max memory clock",
+            gpu.max_memory_clock_mhz,
+            _mhz(gpu.max_memory_clock_mhz),
+        ),
+        _peak(
+            "gpu.peak_fp32",
+            "FP32 peak",
+            peaks.fp32_tflops,
+            sheet.fp32_tflops if sheet else None,
+            peaks.basis.get("fp32", ""),
+        ),
+        _peak(
+            "gpu.peak_tf32",
+            "TF32 peak (dense)",
+            peaks.tf32_tflops,
+            None,
+            peaks.basis.get("tf32", ""),
+        ),
+        _peak(
+            "gpu.peak_bf16",
+            "BF16 peak (dense)",
+            peaks.bf16_tflops,
+            sheet.bf16_tflops if sheet else None,
+            peaks.basis.get("bf16", ""),
+        ),
+        _peak(
+            "gpu.peak_bf16",
+            "FP16 peak (dense)",
+            peaks.fp16_tflops,
+            None,
+            peaks.basis.get("fp16", ""),
+        ),
+        _peak(
+            "gpu.peak_fp8",
+            "FP8 peak (dense)",
+            peaks.fp8_tflops,
+            sheet.fp8_tflops if sheet else None,
+            peaks.basis.get("fp8", ""),
+        ),
+        _bandwidth(
+            peaks.memory_bandwidth_gbps,
+            sheet.memory_bandwidth_gbps if sheet else None,
+            peaks.basis.get("bandwidth", ""),
+        ),
+        row(
+            "gpu.power",
+            "Power limit",
+            gpu.power_limit_enforced_watts,
+            _watts(gpu.power_limit_enforced_watts),
+            note=_default_power(gpu.power_limit_default_watts),
+        ),
+        row("gpu.pcie", "PCIe link", gpu.pcie_generation_current, _pcie(gpu)),
+        row("gpu.nvlink", "NVLink", gpu.nvlink, _nvlink(gpu)),
+        row("gpu.ecc", "ECC", gpu.ecc_enabled, _on_off(gpu.ecc_enabled)),
+        row("gpu.mig", "MIG mode", gpu.mig_enabled, _on_off(gpu.mig_enabled)),
+        row(
+            "gpu.persistence",
+            "Persistence mode",
+            gpu.persistence_mode,
+            _on_off(gpu.persistence_mode),
+        ),
+        row("gpu.compute_mode", "Compute mode", gpu.compute_mode),
+        row(
+            "gpu.temperature",
+            "Slowdown temp",
+            gpu.temperature_slowdown_c,
+            f"{gpu.temperature_slowdown_c} °C",
+        ),
+        row(
+            "gpu.temperature",
+            "Shutdown temp",
+            gpu.temperature_shutdown_c,
+            f"{gpu.temperature_shutdown_c} °C",
+        ),
+        row("gpu.identity", "VBIOS", gpu.vbios_version),
+        row("gpu.identity", "PCI bus id", gpu.pci_bus_id),
+        row("gpu.identity", "UUID", gpu.uuid),
+    ]
+    if sheet:
+        rows.append(SpecRow("gpu.name", "Datasheet", sheet.product, sheet.source))
+    return SpecSection(title, tuple(rows), simulated=gpu.simulated)
+
+
+def backend_section(status: BackendStatus) -> SpecSection:
+    """A discovery backend: fine, or what is wrong and how to fix it."""
+    label = {"nvml": "NVIDIA driver (NVML)", "simulated": "Demo mode"}.get(status.name, status.name)
+    rows = [
+        SpecRow(
+            f"backend.{status.name}",
+            "Status",
+            "available" if status.available else "not available",
+            status.reason or "",
+        )
+    ]
+    if status.fix:
+        rows.append(SpecRow(f"backend.{status.name}", "Fix", status.fix))
+    rows.extend(
+        SpecRow(f"backend.{status.name}", key.replace("_", " ").capitalize(), value)
+        for key, value in status.details.items()
+    )
+    return SpecSection(label, tuple(rows), problem=not status.available)
+
+
+def spec_sheet(inventory: Inventory) -> tuple[SpecSection, ...]:
+    """Every section, in the order the Specs pane and ``gpu-tui info`` show them."""
+    sections = [cpu_section(inventory.cpu), memory_section(inventory.memory)]
+    sections.extend(accelerator_section(gpu) for gpu in inventory.accelerators)
+    sections.extend(backend_section(status) for status in inventory.backends.values())
+    return tuple(sections)
+
+
+def _peak(
+    key: str, label: str, computed: Maybe[float], datasheet: float | None, basis: str
+) -> SpecRow:
+    note = basis
+    if datasheet is not None:
+        note = (
+            f"datasheet {format_flops(datasheet)} · {basis}"
+            if basis
+            else f"datasheet {format_flops(datasheet)}"
+        )
+    return row(key, label, computed, _tflops(computed), note=note)
+
+
+def _bandwidth(computed: Maybe[float], datasheet: float | None, basis: str) -> SpecRow:
+    rendered = format_bandwidth(computed) if isinstance(computed, float) else None
+    note = basis
+    if datasheet is not None:
+        note = (
+            f"datasheet {format_bandwidth(datasheet)} · {basis}"
+            if basis
+            else f"datasheet {format_bandwidth(datasheet)}"
+        )
+    return row("gpu.peak_bandwidth", "Memory bandwidth", computed, rendered, note=note)
+
+
+def _tflops(value: Maybe[float]) -> str | None:
+    return format_flops(value) if isinstance(value, (int, float)) else None
+
+
+def _flops_g(gflops: Maybe[float]) -> str | None:
+    return format_flops(gflops / 1000) if isinstance(gflops, (int, float)) else None
+
+
+def _mhz(value: Maybe[float] | Maybe[int]) -> str | None:
+    return format_mhz(value) if isinstance(value, (int, float)) else None
+
+
+def _bytes(value: Maybe[int]) -> str | None:
+    return format_bytes(value) if isinstance(value, int) else None
+
+
+def _thousands(value: Maybe[int]) -> str | None:
+    return f"{value:,}" if isinstance(value, int) else None
+
+
+def _watts(value: Maybe[float]) -> str | None:
+    return f"{value:.0f} W" if isinstance(value, (int, float)) else None
+
+
+def _default_power(value: Maybe[float]) -> str:
+    return f"default {value:.0f} W" if isinstance(value, (int, float)) else ""
+
+
+def _on_off(value: Maybe[bool]) -> str | None:
+    return None if isinstance(value, Unknown) else ("on" if value else "off")
+
+
+def _pcie(gpu: Accelerator) -> str:
+    def link(gen: Maybe[int], width: Maybe[int]) -> str:
+        if isinstance(gen, Unknown) or isinstance(width, Unknown):
+            return "?"
+        return f"Gen{gen} x{width}"
+
+    now = link(gpu.pcie_generation_current, gpu.pcie_width_current)
+    return f"{now} now · max {link(gpu.pcie_generation_max, gpu.pcie_width_max)}"
+
+
+def _nvlink(gpu: Accelerator) -> str | None:
+    link = gpu.nvlink
+    if isinstance(link, Unknown):
+        return None
+    return f"{link.active_links} of {link.max_links} links active" if link.max_links else "none"
