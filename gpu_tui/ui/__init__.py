@@ -1,0 +1,1 @@
+"""The Textual app: a thin view over :mod:`gpu_tui.core`."""

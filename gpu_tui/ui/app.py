@@ -1,0 +1,109 @@
+"""The gpu-tui Textual app: a tabbed shell hosting the panes, and ``make_app`` to build it."""
+
+from __future__ import annotations
+
+import importlib
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.ui.messages import InventoryReady
+from gpu_tui.ui.pane_registry import PANES, PaneSpec
+from gpu_tui.ui.styles_path import stylesheets
+
+
+def _discover_real(demo: bool) -> Callable[[], Inventory]:
+    def discover_now() -> Inventory:
+        from gpu_tui.core.devices import discover
+
+        return discover(demo=demo)
+
+    return discover_now
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    """How to start the app. Tests pass a fixed ``discover`` so no real hardware is read."""
+
+    demo: bool = False
+    pane: str = "specs"
+    refresh_seconds: float = 1.0
+    discover: Callable[[], Inventory] | None = field(default=None, compare=False)
+    host: str | None = None
+    """Shown in the header; fixed in snapshot tests so they do not depend on the machine."""
+
+
+def load_pane(spec: PaneSpec) -> type[Widget]:
+    """Import a pane class from its ``module:Class`` path."""
+    module_name, class_name = spec.widget.split(":")
+    pane_class: type[Widget] = getattr(importlib.import_module(module_name), class_name)
+    return pane_class
+
+
+class GpuTuiApp(App[int]):
+    """Tabs for Specs, Monitor, Kitchen, Bench and Guide; number keys switch between them."""
+
+    TITLE = "gpu-tui"
+    CSS_PATH = stylesheets()  # type: ignore[assignment]  # Textual accepts a list of paths
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS = [
+        *(
+            Binding(pane.key, f"show_pane('{pane.name}')", pane.title, key_display=pane.key)
+            for pane in PANES
+        ),
+        Binding("question_mark", "toggle_keys", "Keys", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, config: AppConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.inventory: Inventory | None = None
+        host = config.host or socket.gethostname()
+        self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
+            for spec in PANES:
+                with TabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
+                    yield load_pane(spec)(id=spec.name)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.discover_inventory()
+
+    @work(thread=True, exclusive=True, group="inventory", exit_on_error=False)
+    def discover_inventory(self) -> None:
+        """Read the hardware off the event loop; NVML can take a while on big machines."""
+        discover = self.config.discover or _discover_real(self.config.demo)
+        self.post_message(InventoryReady(discover()))
+
+    def on_inventory_ready(self, message: InventoryReady) -> None:
+        self.inventory = message.inventory
+        for spec in PANES:
+            pane = self.query_one(f"#{spec.name}")
+            if hasattr(pane, "inventory"):
+                pane.inventory = message.inventory
+
+    def action_show_pane(self, name: str) -> None:
+        self.query_one("#panes", TabbedContent).active = f"pane-{name}"
+        self.query_one(f"#{name}").focus()
+
+    def action_toggle_keys(self) -> None:
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
+
+
+def make_app(config: AppConfig | None = None) -> GpuTuiApp:
+    """The app, as the CLI, the tests and the screenshot script all build it."""
+    return GpuTuiApp(config or AppConfig())

@@ -1,0 +1,108 @@
+"""The Specs pane: a browsable spec sheet of the CPU, memory and each accelerator."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import DataTable, OptionList, Static
+from textual.widgets.option_list import Option
+
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.explain import explain
+from gpu_tui.core.spec_sheet import SpecRow, SpecSection, spec_sheet
+
+
+class SpecsPane(Widget, can_focus=False):
+    """Devices on the left, the selected device's fields on the right, an explanation below."""
+
+    inventory: reactive[Inventory | None] = reactive(None)
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 — Textual's name
+        super().__init__(id=id)
+        self.sections: tuple[SpecSection, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
+            with Vertical(id="spec-main"):
+                yield DataTable(id="spec-table", cursor_type="row", zebra_stripes=True)
+                yield Static(id="spec-explain")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#spec-table", DataTable)
+        table.add_column("Field", key="field", width=18)
+        table.add_column("Value", key="value")
+        self.query_one("#spec-devices", OptionList).border_title = "Devices"
+
+    def focus(self, scroll_visible: bool = True) -> SpecsPane:
+        self.query_one("#spec-devices", OptionList).focus(scroll_visible)
+        return self
+
+    def watch_inventory(self, inventory: Inventory | None) -> None:
+        if inventory is None:
+            return
+        self.sections = spec_sheet(inventory)
+        devices = self.query_one("#spec-devices", OptionList)
+        devices.clear_options()
+        devices.add_options(_device_option(i, s) for i, s in enumerate(self.sections))
+        devices.highlighted = 0
+        self.show_section(0)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "spec-devices" and event.option_index < len(self.sections):
+            self.show_section(event.option_index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.query_one("#spec-table", DataTable).focus()
+
+    def show_section(self, index: int) -> None:
+        """Fill the table with one section's rows."""
+        section = self.sections[index]
+        table = self.query_one("#spec-table", DataTable)
+        table.clear()
+        table.border_title = section.title
+        table.set_class(section.simulated, "-simulated")
+        for number, spec_row in enumerate(section.rows):
+            value = Text(spec_row.value, style="dim italic" if spec_row.unknown else "")
+            table.add_row(spec_row.label, value, key=str(number))
+        table.move_cursor(row=0)
+        self.explain_row(section.rows[0] if section.rows else None)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        section = self.current_section()
+        if section is not None and event.cursor_row < len(section.rows):
+            self.explain_row(section.rows[event.cursor_row])
+
+    def current_section(self) -> SpecSection | None:
+        highlighted = self.query_one("#spec-devices", OptionList).highlighted
+        if highlighted is None or highlighted >= len(self.sections):
+            return None
+        return self.sections[highlighted]
+
+    def explain_row(self, spec_row: SpecRow | None) -> None:
+        """Show what the field means and why it matters for AI, with its note (basis, reason)."""
+        panel = self.query_one("#spec-explain", Static)
+        if spec_row is None:
+            panel.update("")
+            return
+        text = Text()
+        text.append(f"{spec_row.label}: ", style="bold")
+        text.append(spec_row.value, style="bold")
+        if spec_row.note:
+            text.append(f"  {spec_row.note}", style="italic")
+        meaning = explain(spec_row.key)
+        if meaning:
+            text.append("\n" + meaning)
+        panel.update(text)
+
+
+def _device_option(index: int, section: SpecSection) -> Option:
+    label = Text(section.title.split(" · ")[-1] if not section.simulated else section.title)
+    if section.simulated:
+        label.stylize("bold reverse")
+    elif section.problem:
+        label.stylize("bold")
+    return Option(label, id=f"section-{index}")

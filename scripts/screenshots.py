@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Regenerate screenshots/*.svg from the real app (headless), and PNGs beside them if asked.
+
+Usage: python scripts/screenshots.py [--png] [NAME ...]
+Each shot starts the real app (with --demo so the SIMULATED accelerator appears), sends keys,
+waits for the pane to settle and exports an SVG. PNGs (for looking at, not committed) need
+rsvg-convert (Debian: librsvg2-bin).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpu_tui.ui.app import AppConfig, make_app
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+
+
+@dataclass(frozen=True)
+class Shot:
+    name: str
+    pane: str
+    size: tuple[int, int]
+    keys: tuple[str, ...] = ()
+    settle_seconds: float = 0.5
+    demo: bool = True
+
+
+SHOTS = (
+    Shot("specs-80x24", "specs", (80, 24)),
+    Shot("specs-gpu-80x24", "specs", (80, 24), ("down", "down", "enter", *["down"] * 11)),
+    Shot("specs-160x48", "specs", (160, 48), ("down", "down", "enter", *["down"] * 11)),
+)
+
+
+async def take(shot: Shot, png: bool) -> Path:
+    app = make_app(AppConfig(demo=shot.demo, pane=shot.pane, host="gpu-tui-demo"))
+    async with app.run_test(size=shot.size) as pilot:
+        await pilot.pause(shot.settle_seconds)
+        for key in shot.keys:
+            await pilot.press(key)
+        await pilot.pause(shot.settle_seconds)
+        svg = OUT / f"{shot.name}.svg"
+        svg.write_text(app.export_screenshot(title=f"gpu-tui · {shot.name}"))
+    if png and shutil.which("rsvg-convert"):
+        subprocess.run(["rsvg-convert", str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
+    return svg
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("names", nargs="*", help="only these shots")
+    parser.add_argument("--png", action="store_true", help="also write PNGs (rsvg-convert)")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    for shot in SHOTS:
+        if not args.names or shot.name in args.names:
+            print(asyncio.run(take(shot, args.png)))
+
+
+if __name__ == "__main__":
+    main()

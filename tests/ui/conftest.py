@@ -1,0 +1,49 @@
+"""A fixed inventory (recorded CPU, fixed memory, the simulated GPU) so UI tests never read hardware."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gpu_tui.core.devices.cpu import CpuSources, build_cpu_info
+from gpu_tui.core.devices.model import BackendStatus, Inventory, MemoryInfo
+from gpu_tui.core.devices.simulated import simulated_accelerator
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+
+CPU_FIXTURE = Path(__file__).parent.parent / "fixtures" / "cpu" / "this-vm-zen4"
+
+
+def fixed_inventory(*, demo: bool = True) -> Inventory:
+    cpu = build_cpu_info(
+        CpuSources(
+            cpuinfo=(CPU_FIXTURE / "proc_cpuinfo").read_text(),
+            machine="x86_64",
+            sys_root=CPU_FIXTURE / "sys",
+        )
+    )
+    memory = MemoryInfo(
+        total_bytes=24 * 1024**3,
+        available_bytes=20 * 1024**3,
+        swap_total_bytes=0,
+        swap_used_bytes=0,
+    )
+    nvml = BackendStatus(
+        name="nvml",
+        available=False,
+        reason="NVML library not found: no NVIDIA driver on this machine",
+        fix="Install the NVIDIA driver (it ships libnvidia-ml.so.1)",
+    )
+    accelerators = (simulated_accelerator(index=0),) if demo else ()
+    return Inventory(cpu=cpu, memory=memory, accelerators=accelerators, backends={"nvml": nvml})
+
+
+@pytest.fixture
+def app_factory() -> Callable[..., GpuTuiApp]:
+    def build(*, demo: bool = True, pane: str = "specs") -> GpuTuiApp:
+        inventory = fixed_inventory(demo=demo)
+        config = AppConfig(demo=demo, pane=pane, discover=lambda: inventory, host="test-host")
+        return make_app(config)
+
+    return build

@@ -1,0 +1,94 @@
+"""The Specs pane with Pilot: devices listed, fields shown, explanations follow the cursor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from textual.widgets import DataTable, OptionList, Static
+
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.specs_pane import SpecsPane
+
+
+def table_rows(app: GpuTuiApp) -> list[tuple[str, str]]:
+    table = app.query_one("#spec-table", DataTable)
+    return [(str(r[0]), str(r[1])) for r in (table.get_row_at(i) for i in range(table.row_count))]
+
+
+def explanation(app: GpuTuiApp) -> str:
+    return str(app.query_one("#spec-explain", Static).render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_first_screen_shows_the_cpu_model(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert ("Model", "AMD EPYC") in table_rows(app)
+        devices = app.query_one("#spec-devices", OptionList)
+        labels = [str(devices.get_option_at_index(i).prompt) for i in range(devices.option_count)]
+        assert labels[0] == "AMD EPYC"
+        assert any("SIMULATED" in label for label in labels)
+        assert "NVIDIA driver (NVML)" in labels
+
+
+async def test_selecting_the_simulated_gpu_shows_its_peaks(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down")  # CPU → Memory → the simulated GPU
+        table = app.query_one("#spec-table", DataTable)
+        assert "SIMULATED" in str(table.border_title)
+        assert table.has_class("-simulated")
+        rows = dict(table_rows(app))
+        assert rows["BF16 peak (dense)"].endswith("TFLOP/s")
+        assert rows["Memory"].endswith("GiB")
+
+
+async def test_the_explanation_follows_the_highlighted_field(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(demo=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # into the field table
+        assert isinstance(app.focused, DataTable)
+        labels = [label for label, _ in table_rows(app)]
+        for _ in range(labels.index("AI instructions")):
+            await pilot.press("down")
+        text = explanation(app)
+        assert "AI instructions" in text and "AVX-512" in text
+        await pilot.press("down")  # FP32 peak: its basis is the note
+        assert "32 FLOP/cycle" in explanation(app)
+
+
+async def test_no_gpu_shows_the_driver_problem_with_a_fix(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(demo=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(SpecsPane)
+        titles = [section.title for section in pane.sections]
+        await pilot.press(*["down"] * titles.index("NVIDIA driver (NVML)"))
+        rows = dict(table_rows(app))
+        assert rows["Status"] == "not available"
+        assert "NVIDIA driver" in rows["Fix"]
+
+
+async def test_keys_panel_and_quit(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query("HelpPanel")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert not app.screen.query("HelpPanel")
+        await pilot.press("q")
+    assert app.return_code == 0
