@@ -1,0 +1,158 @@
+"""A scenario's results as the documented JSON object, and as an aligned table for people."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gpu_tui.core.kitchen import model
+from gpu_tui.core.kitchen.params import SPECS, KitchenParams
+from gpu_tui.core.kitchen.scenarios import Scenario
+
+SCHEMA_VERSION = 1
+
+
+def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]:
+    """The result of ``scenario`` run with ``params`` (schema_version 1; times in seconds)."""
+    chef = model.chef_seconds(params)
+    brigade = model.brigade_seconds(params)
+    report: dict[str, object] = {
+        "schema_version": SCHEMA_VERSION,
+        "scenario": scenario.name,
+        "title": scenario.title,
+        "caption": scenario.caption,
+        "in_real_life": scenario.in_real_life,
+        "parameters": params.as_dict(),
+        "chef_seconds": float(chef),
+        "brigade_seconds": float(brigade),
+        "brigade_roofline_seconds": float(model.brigade_roofline_seconds(params)),
+        "speedup": float(chef / brigade),
+        "winner": "brigade" if brigade < chef else "chef" if chef < brigade else "tie",
+        "cook_busy_fraction": float(model.cook_busy_fraction(params)),
+    }
+    if params.single_phase:
+        report["crossover_tasks"] = model.crossover_tasks(params)
+    else:
+        hybrid = model.hybrid_seconds(params)
+        serial = model.serial_share(params)
+        report["hybrid_seconds"] = float(hybrid)
+        report["hybrid_speedup"] = float(chef / hybrid)
+        report["serial_share"] = float(serial)
+        report["amdahl_speedup"] = float(
+            model.amdahl_speedup(serial, params.cooks, params.slowdown)
+        )
+    if params.kitchens > 1:
+        series = model.kitchens_series(params)
+        best = min(series, key=lambda p: (p.seconds, p.kitchens))
+        report["kitchens"] = [
+            {
+                "kitchens": p.kitchens,
+                "seconds": float(p.seconds),
+                "speedup": float(p.speedup),
+                "speedup_vs_chef": float(p.speedup_vs_chef),
+            }
+            for p in series
+        ]
+        report["best_kitchens"] = best.kitchens
+        report["best_kitchens_estimate"] = model.best_kitchens_estimate(params)
+    return report
+
+
+def number(value: float) -> str:
+    """Up to 6 significant digits with thousands separators: 20,000 / 0.0005 / 1.05."""
+    return f"{value:,.6g}"
+
+
+def times(ratio: float) -> str:
+    """A speed-up: whole numbers once it is big (1,000×), three figures below (1.05×)."""
+    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.3g}×"
+
+
+def duration(seconds: float) -> str:
+    """Seconds, with minutes / hours / days beside them once those read better."""
+    text = f"{number(seconds)} s"
+    for unit, size in (("d", 86_400.0), ("h", 3600.0), ("min", 60.0)):
+        if seconds >= 2 * size:
+            return f"{text} ({seconds / size:,.3g} {unit})"
+    return text
+
+
+def _value(key: str, value: object) -> str:
+    unit = SPECS[key].unit
+    shown = number(float(value)) if isinstance(value, (int, float)) else str(value)
+    return f"{shown} {unit}".rstrip()
+
+
+def render_text(report: dict[str, object]) -> str:
+    """The report as an aligned table for a terminal (units on every number)."""
+    params = report["parameters"]
+    assert isinstance(params, dict)
+    rows: list[tuple[str, str, str]] = []
+    for key, value in params.items():
+        if key != "phases":
+            rows.append((key, _value(key, value), SPECS[key].meaning))
+    phases = params.get("phases")
+    if isinstance(phases, list):
+        rows += _phase_rows(phases)
+    results: list[tuple[str, str, str]] = [
+        ("chef", duration(_f(report, "chef_seconds")), "one master chef"),
+        ("brigade", duration(_f(report, "brigade_seconds")), "exact conveyor time"),
+        ("roofline", duration(_f(report, "brigade_roofline_seconds")), "perfect-overlap bound"),
+        (
+            "speed-up",
+            times(_f(report, "speedup")),
+            f"chef ÷ brigade: {report['winner']} wins",
+        ),
+        ("cooks busy", f"{_f(report, 'cook_busy_fraction'):.1%}", "of all cook time spent cooking"),
+    ]
+    if "crossover_tasks" in report:
+        w = report["crossover_tasks"]
+        text = f"{number(float(w))} tasks" if isinstance(w, int) else "none"
+        results.append(("crossover", text, "brigade wins from here (one wave)"))
+    if "hybrid_seconds" in report:
+        results.append(("chef + brigade", duration(_f(report, "hybrid_seconds")), "hybrid"))
+        results.append(("hybrid gain", times(_f(report, "hybrid_speedup")), "over the chef"))
+        amdahl = f"Amdahl with serial share {_f(report, 'serial_share'):.1%}"
+        results.append(("Amdahl", times(_f(report, "amdahl_speedup")), amdahl))
+    series = report.get("kitchens")
+    if isinstance(series, list):
+        for point in series:
+            mark = "  <- best" if point["kitchens"] == report["best_kitchens"] else ""
+            results.append(
+                (
+                    f"K = {point['kitchens']}",
+                    duration(point["seconds"]),
+                    f"{times(point['speedup'])} vs one kitchen{mark}",
+                )
+            )
+    lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}", ""]
+    lines += [*_table("Parameters", rows), "", *_table("Results", results)]
+    lines += ["", f"In real life: {report['in_real_life']}"]
+    return "\n".join(lines)
+
+
+def _phase_rows(phases: list[dict[str, object]]) -> list[tuple[str, str, str]]:
+    """One row per run of identical phases, so 30 equal judgment steps take one line."""
+    rows: list[tuple[str, str, str]] = []
+    i = 0
+    while i < len(phases):
+        j = i
+        while j + 1 < len(phases) and phases[j + 1] == phases[i]:
+            j += 1
+        name = f"phase {i + 1}" if i == j else f"phases {i + 1}-{j + 1}"
+        text = ", ".join(_value(k, v) for k, v in phases[i].items())
+        rows.append((name, text, "each" if i != j else ""))
+        i = j + 1
+    return rows
+
+
+def _f(report: dict[str, object], key: str) -> float:
+    value = report[key]
+    assert isinstance(value, (int, float, Fraction))
+    return float(value)
+
+
+def _table(title: str, rows: list[tuple[str, str, str]]) -> list[str]:
+    left = max(len(r[0]) for r in rows)
+    mid = max(len(r[1]) for r in rows)
+    body = [f"  {a:<{left}}  {b:>{mid}}  {c}".rstrip() for a, b, c in rows]
+    return [title, *body]

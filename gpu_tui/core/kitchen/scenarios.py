@@ -1,0 +1,179 @@
+"""The five kitchen scenarios: teaching parameter values, the story each tells, and real life."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A named setup: parameters chosen so the numbers tell one story clearly."""
+
+    name: str
+    title: str
+    caption: str  # the story, one line
+    in_real_life: str  # keeps the analogy honest (figures from the reference)
+    params: KitchenParams
+    settable: frozenset[str]  # what --set (and the pane's live controls) may change
+
+    def with_overrides(self, overrides: Mapping[str, object]) -> KitchenParams:
+        """The scenario's parameters with ``overrides`` applied, or a one-line UsageError."""
+        for key in sorted(overrides):
+            if key not in ALL_KEYS:
+                raise UsageError(
+                    f"unknown parameter {key!r} (known: {', '.join(sorted(ALL_KEYS))})"
+                )
+            if key not in self.settable:
+                allowed = ", ".join(sorted(self.settable))
+                raise UsageError(f"{self.name} does not let you set {key!r} (settable: {allowed})")
+        return self.params.replace(overrides)
+
+
+def _f(text: str) -> Fraction:
+    return Fraction(text)
+
+
+ONIONS = Scenario(
+    name="onions",
+    title="10,000 onions",
+    caption=(
+        "The brigade finishes in seconds where the chef takes hours; below 8 onions the chef "
+        "wins, because the briefing costs more than the work."
+    ),
+    in_real_life=(
+        "A vector add on an H100 (16,896 FP32 lanes, 3.35 TB/s) beats a 96-core EPYC 9654 above "
+        "~445,000 elements when the data is already on the GPU, and never when it must first "
+        "cross PCIe (64 GB/s)."
+    ),
+    params=KitchenParams(
+        phases=(Phase(10_000, _f("2"), _f("1")),),
+        cooks=10_000,
+        slowdown=_f("5"),
+        launch_seconds=_f("5"),
+        pantry_rate=_f("2000"),
+        chef_pantry_rate=_f("100"),
+        hallway_rate=_f("1000"),
+    ),
+    settable=ALL_KEYS,
+)
+
+COMPLEX_RECIPE = Scenario(
+    name="complex-recipe",
+    title="30 judgment steps and a little prep",
+    caption=(
+        "Dependent judgment steps, one dish at a time: the chef beats the brigade, and chef + "
+        "brigade together gains only a few percent (Amdahl)."
+    ),
+    in_real_life=(
+        "A kernel launch costs about 5-20 µs and one GPU lane is far slower than an out-of-order "
+        "CPU core, so serial, branchy code stays on the CPU; offloading the parallel part helps "
+        "only as much as Amdahl allows."
+    ),
+    params=KitchenParams(
+        phases=(Phase(100, _f("1"), _f("1")),) + (Phase(1, _f("60"), _f("0")),) * 30,
+        cooks=1000,
+        slowdown=_f("5"),
+        launch_seconds=_f("5"),
+        pantry_rate=_f("2000"),
+        chef_pantry_rate=_f("100"),
+        hallway_rate=_f("1000"),
+    ),
+    settable=ALL_KEYS - PHASE_KEYS,
+)
+
+PANTRY_BOUND = Scenario(
+    name="pantry-bound",
+    title="cheap tasks, heavy ingredients",
+    caption=(
+        "The cooks stand idle waiting for the pantry: twice the cooks changes nothing, twice "
+        "the pantry halves the time, and fusing trips (fewer units per task) helps."
+    ),
+    in_real_life=(
+        "A vector add moves 12 bytes per FLOP, so it runs at memory speed: H100 HBM 3.35 TB/s "
+        "against EPYC 9654 about 0.46 TB/s, some 7x, not the 16,896 lanes' compute speed; kernel "
+        "fusion cuts the trips."
+    ),
+    params=KitchenParams(
+        phases=(Phase(10_000, _f("0.01"), _f("8")),),
+        cooks=1000,
+        slowdown=_f("5"),
+        launch_seconds=_f("1"),
+        pantry_rate=_f("1000"),
+        chef_pantry_rate=_f("150"),
+        hallway_rate=_f("1000"),
+    ),
+    settable=ALL_KEYS,
+)
+
+SLOW_HALLWAY = Scenario(
+    name="slow-hallway",
+    title="two kitchens, one hallway",
+    caption=(
+        "Two kitchens that must agree on the stock pot through a slow hallway are slower than "
+        "one; with a fast hallway (try --set hallway_rate=1000) they are faster."
+    ),
+    in_real_life=(
+        "After each training step GPUs all-reduce the gradients (2 bytes per parameter in bf16): "
+        "over NVLink (~1 µs, 450 GB/s per direction) that is cheap; over 100 GbE (12.5 GB/s, "
+        "10-50 µs) it can cost more than the second GPU saves."
+    ),
+    params=KitchenParams(
+        phases=(Phase(20_000, _f("1"), _f("0")),),
+        cooks=1000,
+        slowdown=_f("5"),
+        launch_seconds=_f("1"),
+        pantry_rate=_f("1000"),
+        chef_pantry_rate=_f("100"),
+        kitchens=2,
+        hallway_latency_seconds=_f("1"),
+        hallway_rate=_f("10"),
+        sync_units=_f("1000"),
+        rounds=10,
+    ),
+    settable=HALLWAY_KEYS,
+)
+
+SCALING = Scenario(
+    name="scaling",
+    title="1 to 32 kitchens",
+    caption=(
+        "More kitchens, each with its own pantry, and a fast hallway: the speed-up rises, peaks "
+        "near √(C/2α) = 8 kitchens, then falls as every extra kitchen adds two hallway steps."
+    ),
+    in_real_life=(
+        "A ring all-reduce takes 2(K-1) latency steps (NCCL): spreading a fixed job over more "
+        "GPUs stops paying once that outweighs each GPU's shrinking share of the compute."
+    ),
+    params=KitchenParams(
+        phases=(Phase(32_768, _f("1"), _f("1")),),
+        cooks=1024,
+        slowdown=_f("2"),
+        launch_seconds=_f("1"),
+        pantry_rate=_f("256"),
+        chef_pantry_rate=_f("100"),
+        kitchens=32,
+        hallway_latency_seconds=_f("1"),
+        hallway_rate=_f("1000"),
+        sync_units=_f("1000"),
+    ),
+    settable=HALLWAY_KEYS,
+)
+
+SCENARIOS: dict[str, Scenario] = {
+    s.name: s for s in (ONIONS, COMPLEX_RECIPE, PANTRY_BOUND, SLOW_HALLWAY, SCALING)
+}
+
+
+def get_scenario(name: str) -> Scenario:
+    """The scenario called ``name``, or a UsageError that lists the real ones."""
+    try:
+        return SCENARIOS[name]
+    except KeyError:
+        raise UsageError(
+            f"unknown scenario {name!r} (choose from: {', '.join(SCENARIOS)})"
+        ) from None
