@@ -24,6 +24,6 @@ class Command(Protocol):
 
 def load_commands() -> list[ModuleType]:
     """The subcommand modules, imported lazily so ``gpu-tui`` (the TUI) starts fast."""
-    from gpu_tui.commands import info, kitchen
+    from gpu_tui.commands import guide, info, kitchen
 
-    return [info, kitchen]
+    return [info, guide, kitchen]

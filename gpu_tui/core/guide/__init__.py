@@ -1,0 +1,1 @@
+"""The Guide's arithmetic and reference data: will it fit, cloud vs on-prem, metrics, prices."""

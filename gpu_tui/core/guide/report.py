@@ -1,0 +1,227 @@
+"""The Guide's fit and cost results as JSON (schema_version 1) and as plain text lines."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from gpu_tui.core.guide import cost as c
+from gpu_tui.core.guide import fit as f
+
+SCHEMA_VERSION = 1
+
+
+def _gb(value: float) -> str:
+    return f"{value / 1e9:,.1f} GB"
+
+
+def _pct(value: float) -> str:
+    return f"{value * 100:.1f} %"
+
+
+def _opt(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def fit_json(result: f.FitResult) -> dict[str, Any]:
+    """``gpu-tui guide --fit --json``: bytes as integers, rates with units in the names."""
+    shape = result.shape.shape
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "fit",
+        "params": result.params,
+        "dtype": result.dtype,
+        "kv_dtype": result.kv_dtype,
+        "context_tokens": result.context,
+        "batch": result.batch,
+        "shape": {
+            "name": shape.name,
+            "layers": shape.layers,
+            "kv_heads": shape.kv_heads,
+            "head_dim": shape.head_dim,
+            "exact": result.shape.exact,
+            "how": result.shape.how,
+        },
+        "weight_bytes": round(result.weight_bytes),
+        "kv_cache_bytes": round(result.kv_cache_bytes),
+        "kv_cache_bytes_per_token": round(result.kv_bytes_per_token),
+        "total_bytes": round(result.total_bytes),
+        "sources": {
+            "weights": f.SOURCE_WEIGHTS,
+            "kv_cache": f.SOURCE_KV,
+            "decode": f.SOURCE_DECODE,
+        },
+        "note": f.CAPACITY_NOTE,
+        "devices": [
+            {
+                "name": p.target.name,
+                "local": p.target.local,
+                "memory_bytes": None
+                if p.target.memory_bytes is None
+                else round(p.target.memory_bytes),
+                "bandwidth_bytes_per_second": _opt(p.target.bandwidth_bytes_per_second, 0),
+                "devices_needed": p.devices_needed,
+                "fraction_of_one_device": _opt(p.fraction_of_one, 4),
+                "decode_tokens_per_second_max": _opt(p.decode_tokens_per_second_max, 2),
+                "source": p.target.source,
+            }
+            for p in result.placements
+        ],
+    }
+
+
+def fit_lines(result: f.FitResult) -> list[str]:
+    """The fit as text: the arithmetic, then one line per device with numbered sources."""
+    shape = result.shape.shape
+    kv_width = f.DTYPE_BYTES[result.kv_dtype]
+    lines = [
+        f"Will it fit: {result.params / 1e9:g}B parameters, {result.dtype} weights, "
+        f"{result.kv_dtype} KV cache, context {result.context:,}, batch {result.batch}",
+        f"  weights   {_gb(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
+        f"{f.DTYPE_BYTES[result.dtype]:g} B",
+        f"  KV cache  {_gb(result.kv_cache_bytes):>11}  = 2 × {kv_width:g} B × "
+        f"{shape.layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} dims × "
+        f"{result.context:,} tokens × {result.batch}",
+        f"  total     {_gb(result.total_bytes):>11}  (no activations or framework overhead)",
+        f"  shape: {result.shape.how}",
+        "",
+        f"  {'device':<30} {'memory':>9} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
+    ]
+    sources: list[str] = []
+    for p in result.placements:
+        if p.target.source not in sources:
+            sources.append(p.target.source)
+        memory = "—" if p.target.memory_bytes is None else _gb(p.target.memory_bytes)
+        needed = "—" if p.devices_needed is None else str(p.devices_needed)
+        # One decimal, so "100.2 %" shows why a 141 GB model needs two 141 GB devices.
+        share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
+        rate = p.decode_tokens_per_second_max
+        decode = "—" if rate is None else f"{rate:,.1f}"
+        mark = "*" if p.target.local else " "
+        lines.append(
+            f" {mark}{p.target.name[:30]:<30} {memory:>9} {needed:>6} {share:>7} {decode:>14}"
+            f"  [{sources.index(p.target.source) + 1}]"
+        )
+    lines += [
+        "",
+        "  '—' = not published. decode ≤ devices × bandwidth ÷ weight bytes (per sequence, ideal",
+        "  tensor parallelism; KV reads and communication make it lower).",
+        f"  {f.CAPACITY_NOTE}",
+        f"  Formulas: {f.SOURCE_WEIGHTS}; {f.SOURCE_KV}; {f.SOURCE_DECODE}",
+        "  Sources:",
+    ]
+    lines += [f"  [{i}] {source}" for i, source in enumerate(sources, start=1)]
+    return lines
+
+
+def cost_json(report: c.CostReport) -> dict[str, Any]:
+    """``gpu-tui guide --cost --json``: dollars in ``_usd`` fields, utilisations as 0–1."""
+    year = report.year
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": "cost",
+        "inputs": asdict(report.inputs),
+        "input_sources": c.input_sources(report.inputs),
+        "per_gpu_year": {
+            "capex_usd": round(year.capex_usd, 2),
+            "maintenance_usd": round(year.maintenance_usd, 2),
+            "staff_usd": round(year.staff_usd, 2),
+            "colo_usd": round(year.colo_usd, 2),
+            "idle_power_usd": round(year.idle_power_usd, 2),
+            "fixed_usd": round(year.fixed_usd, 2),
+            "variable_usd_at_full_utilization": round(year.variable_usd, 2),
+        },
+        "measured_tflops": report.measured_tflops,
+        "measured_source": report.measured_source,
+        "cloud_prices": [
+            {
+                "usd_per_gpu_hour": v.price.usd_per_gpu_hour,
+                "label": v.price.label,
+                "date": v.price.date,
+                "source": v.price.source,
+                "break_even_utilization": _opt(v.break_even_utilization, 4),
+                "usd_per_tflop_hour": _opt(v.usd_per_tflop_hour, 6),
+            }
+            for v in report.prices
+        ],
+        "utilizations": [
+            {
+                "utilization": row.utilization,
+                "onprem_usd_per_useful_gpu_hour": round(row.onprem_usd_per_useful_hour, 4),
+                "onprem_usd_per_tflop_hour": _opt(row.usd_per_tflop_hour, 6),
+                "roi_vs_cloud_prices": [round(r, 4) for r in row.roi_vs_prices],
+            }
+            for row in report.utilizations
+        ],
+        "formulas_source": c.SOURCE_FORMULAS,
+    }
+
+
+_INPUT_LABELS: dict[str, tuple[str, str]] = {
+    "hardware_usd": ("hardware", "${:,.0f}"),
+    "install_usd": ("networking + installation", "${:,.0f}"),
+    "gpus_per_node": ("GPUs per node", "{:g}"),
+    "life_years": ("life", "{:g} years"),
+    "maintenance_fraction_per_year": ("maintenance", "{:.0%} of hardware/yr"),
+    "staff_usd_per_year": ("staff", "${:,.0f}/yr"),
+    "colo_usd_per_kw_year": ("colocation", "${:,.0f}/kW-yr"),
+    "node_kw": ("node power (max)", "{:g} kW"),
+    "idle_power_fraction": ("idle power", "{:.0%} of max"),
+    "pue": ("PUE", "{:g}"),
+    "usd_per_kwh": ("electricity", "${:g}/kWh"),
+}
+
+
+def cost_lines(report: c.CostReport) -> list[str]:
+    """The cost comparison as text, each input and price with its source or date."""
+    year = report.year
+    n = report.inputs.gpus_per_node
+    lines = [f"Cloud vs on-prem, per GPU (inputs per {n:g}-GPU node)", "  Inputs:"]
+    for i, (name, (label, form)) in enumerate(_INPUT_LABELS.items(), start=1):
+        value = form.format(getattr(report.inputs, name))
+        lines.append(f"    {label:<26} {value:>22}  [{i}]")
+    lines += [
+        "  Per GPU-year:",
+        f"    fixed: capex/life, maintenance, staff, colo, idle power  ${year.fixed_usd:,.0f}",
+        f"    variable: power above idle, with cooling  ${year.variable_usd:,.0f} × utilisation",
+        "  Break-even utilisation (on-prem is cheaper above it):",
+    ]
+    for v in report.prices:
+        u_star = v.break_even_utilization
+        verdict = "never (cloud is cheaper even at 100 %)" if u_star is None else _pct(u_star)
+        price = f"${v.price.usd_per_gpu_hour:.2f}/GPU-h"
+        lines += [
+            f"    {price:>14}  {verdict:>8}  {v.price.label}",
+            f"    {'':>14}  {'':>8}  seen {v.price.date}; {v.price.source}",
+        ]
+    prices = " ".join(
+        f"{'vs $' + format(v.price.usd_per_gpu_hour, '.2f'):>9}" for v in report.prices
+    )
+    lines += [
+        "  On-prem cost per useful GPU-hour, and ROI over the life:",
+        f"      u    $/useful h  {prices}",
+    ]
+    for row in report.utilizations:
+        rois = " ".join(f"{r * 100:>8.0f}%" for r in row.roi_vs_prices)
+        lines.append(
+            f"    {row.utilization * 100:>3.0f} %  {row.onprem_usd_per_useful_hour:>10.2f}  {rois}"
+        )
+    if report.measured_tflops is not None:
+        lines.append(
+            f"  Cost per TFLOP/s-hour at a measured {report.measured_tflops:g} TFLOP/s "
+            f"({report.measured_source or 'source not given'}):"
+        )
+        lines += [
+            f"    cloud ${v.price.usd_per_gpu_hour:.2f}/h: ${v.usd_per_tflop_hour:.4f}"
+            for v in report.prices
+            if v.usd_per_tflop_hour is not None
+        ]
+        lines += [
+            f"    on-prem at {row.utilization * 100:.0f} %: ${row.usd_per_tflop_hour:.4f}"
+            for row in report.utilizations
+            if row.usd_per_tflop_hour is not None
+        ]
+    lines += [f"  Formulas: {c.SOURCE_FORMULAS}", "  Input sources:"]
+    sources = c.input_sources(report.inputs)
+    lines += [f"  [{i}] {sources[name]}" for i, name in enumerate(_INPUT_LABELS, start=1)]
+    return lines

@@ -1,0 +1,167 @@
+"""``gpu-tui guide``: the --fit and --cost contract, JSON schema, and one-line errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from gpu_tui.cli import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(["guide", *argv])
+    except SystemExit as stop:  # argparse's own errors exit from inside parse_args
+        code = int(stop.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    code, out, err = run([*argv, "--json"], capsys)
+    assert (code, err) == (0, "")
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def test_fit_json_for_an_8b_model(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(["--fit", "8B"], capsys)
+    assert data["schema_version"] == 1
+    assert data["kind"] == "fit"
+    assert (data["params"], data["dtype"], data["kv_dtype"]) == (8e9, "bf16", "bf16")
+    assert (data["context_tokens"], data["batch"]) == (4096, 1)
+    assert data["weight_bytes"] == 16_000_000_000
+    assert data["kv_cache_bytes_per_token"] == 131_072
+    assert data["kv_cache_bytes"] == 131_072 * 4096
+    assert data["total_bytes"] == 16_000_000_000 + 131_072 * 4096
+    assert data["shape"]["name"] == "Llama 3.1 8B"
+    assert data["shape"]["exact"] is True
+    h100 = next(d for d in data["devices"] if d["name"] == "NVIDIA H100 SXM")
+    assert h100["devices_needed"] == 1
+    assert h100["memory_bytes"] == 80_000_000_000
+    assert h100["decode_tokens_per_second_max"] == 209.38
+    assert h100["source"]
+    assert all(d["source"] for d in data["devices"])
+    assert set(data["sources"]) == {"weights", "kv_cache", "decode"}
+
+
+def test_fit_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(["--fit", "70e9", "--dtype", "int4", "--context", "0", "--batch", "8"], capsys)
+    assert (data["weight_bytes"], data["kv_cache_bytes"], data["kv_dtype"]) == (35e9, 0, "bf16")
+    data = run_json(["--fit", "llama-3.1-8b", "--kv-dtype", "fp8", "--context", "1"], capsys)
+    assert data["kv_cache_bytes"] == 65_536
+
+
+def test_fit_text_shows_the_arithmetic_and_numbered_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(["--fit", "70B", "--context", "0"], capsys)
+    assert (code, err) == (0, "")
+    assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
+    h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
+    assert h200.split()[3:7] == ["141.0", "GB", "1", "99.3%"]
+    assert "Sources:" in out
+    assert "[1] " in out
+
+
+def test_cost_json_reproduces_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(["--cost"], capsys)
+    assert (data["schema_version"], data["kind"]) == (1, "cost")
+    assert round(data["per_gpu_year"]["fixed_usd"]) == 18_707
+    assert round(data["per_gpu_year"]["variable_usd_at_full_utilization"]) == 1_464
+    prices = data["cloud_prices"]
+    assert [p["usd_per_gpu_hour"] for p in prices] == [2.5, 4.0, 7.0, 11.0]
+    assert [p["break_even_utilization"] for p in prices] == [0.9154, 0.5572, 0.3125, 0.1971]
+    assert all(p["date"] and p["source"] for p in prices)
+    rows = data["utilizations"]
+    assert [r["utilization"] for r in rows] == [0.3, 0.5, 0.7, 0.9]
+    assert [round(r["onprem_usd_per_useful_gpu_hour"], 2) for r in rows] == [7.29, 4.44, 3.22, 2.54]
+    assert data["inputs"]["hardware_usd"] == 300_000
+    assert all(data["input_sources"].values())
+
+
+def test_cost_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(
+        [
+            "--cost",
+            "--cloud-price",
+            "4",
+            "--price-date",
+            "2026-10-01",
+            "--utilization",
+            "50%",
+            "--measured-tflops",
+            "700",
+            "--pue",
+            "1.2",
+        ],
+        capsys,
+    )
+    (price,) = data["cloud_prices"]
+    assert (price["usd_per_gpu_hour"], price["date"]) == (4.0, "2026-10-01")
+    assert price["usd_per_tflop_hour"] == round(4 / 700, 6)
+    assert [r["utilization"] for r in data["utilizations"]] == [0.5]
+    assert data["inputs"]["pue"] == 1.2
+    assert data["input_sources"]["pue"] == "given by the user"
+    assert price["break_even_utilization"] < 0.5572
+
+
+def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--cost"], capsys)
+    assert (code, err) == (0, "")
+    assert "$18,707" in out
+    assert "$1,464 × utilisation" in out
+    for percent in ("91.5 %", "55.7 %", "31.3 %", "19.7 %"):
+        assert percent in out
+    for usd in ("7.29", "4.44", "3.22", "2.54"):
+        assert usd in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--fit", "8X"], "model size must be"),
+        (["--fit", "8B", "--context", "-5"], "context must be between"),
+        (["--fit", "8B", "--batch", "0"], "batch must be between"),
+        (["--fit", "8B", "--dtype", "fp64"], "invalid choice"),
+        (["--fit", "8B", "--cloud-price", "3"], "--cloud-price does not apply to --fit"),
+        (["--fit", "8B", "--maintenance", "0.2"], "--maintenance does not apply to --fit"),
+        (["--cost", "--context", "5"], "--context does not apply to --cost"),
+        (["--cost", "--utilization", "150"], "utilisation must be"),
+        (["--cost", "--utilization", "abc"], "not a utilisation"),
+        (["--cost", "--pue", "0.5"], "pue must be between"),
+        (["--cost", "--cloud-price", "nan"], "cloud price must be"),
+        (["--cost", "--price-date", "2026-01-01"], "--price-date needs --cloud-price"),
+        (["--cost", "--measured-source", "x"], "--measured-source needs --measured-tflops"),
+        (["--cost", "--measured-tflops", "-1"], "measured TFLOP/s must be positive"),
+        (["--cost", "--gpus-per-node", "0"], "gpus_per_node must be between"),
+        ([], "one of the arguments --fit --cost is required"),
+        (["--fit", "8B", "--cost"], "not allowed with argument"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("gpu-tui")
+    assert message in err
+
+
+def test_the_installed_entry_point_exits_2_on_bad_input() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "guide", "--fit", "lots"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("gpu-tui: model size must be")
+    assert result.stderr.count("\n") == 1
