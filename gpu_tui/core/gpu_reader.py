@@ -1,0 +1,130 @@
+"""Reads each GPU on its own worker thread with a deadline, so a hung driver call stalls nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.samples import GpuSample
+
+
+class GpuSource(Protocol):
+    """A set of GPUs that can be read (``NvmlSession``, the simulated GPU, test stubs)."""
+
+    @property
+    def device_count(self) -> int: ...
+
+    def sample(self, index: int) -> GpuSample: ...
+
+
+class FunctionSource:
+    """A ``GpuSource`` from a plain function, e.g. ``simulated_sample`` for ``--demo``."""
+
+    def __init__(self, device_count: int, read: Callable[[int], GpuSample]) -> None:
+        self.device_count = device_count
+        self._read = read
+
+    def sample(self, index: int) -> GpuSample:
+        return self._read(index)
+
+
+def unknown_gpu_sample(index: int, reason: str, *, stale: bool = False) -> GpuSample:
+    """A reading where every field is unknown for the same reason."""
+    missing = Unknown(reason)
+    values = {
+        f.name: missing
+        for f in dataclasses.fields(GpuSample)
+        if f.name not in ("index", "lost", "stale", "simulated")
+    }
+    return GpuSample(index=index, stale=stale, **values)  # type: ignore[arg-type]
+
+
+class DeviceReader:
+    """One GPU's reader: at most one driver call in flight, on one daemon thread.
+
+    ``begin`` hands the worker a request unless it is still stuck on an earlier one (so a
+    permanently hung device holds one thread, never a growing pile). ``finish`` waits until a
+    deadline and returns the fresh reading, or the last one marked ``stale``.
+    """
+
+    def __init__(self, source: GpuSource, index: int, name: str) -> None:
+        self._source = source
+        self._index = index
+        self._name = name
+        self._lock = threading.Lock()
+        self._request = threading.Event()
+        self._answered = threading.Event()
+        self._busy = False
+        self._closed = False
+        self._result: GpuSample | None = None
+        self._last: GpuSample | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def busy(self) -> bool:
+        """True while a driver call is in flight (for tests and diagnostics)."""
+        return self._busy
+
+    def begin(self) -> bool:
+        """Ask for a fresh reading; False when the previous call has not returned yet."""
+        with self._lock:
+            if self._closed or self._busy:
+                return False
+            self._busy = True
+            self._answered.clear()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name=self._name, daemon=True)
+            self._thread.start()
+        self._request.set()
+        return True
+
+    def finish(self, timeout: float, *, wait: bool) -> GpuSample:
+        """The reading, waiting up to ``timeout`` seconds when ``wait`` (this tick's request)."""
+        if wait and timeout > 0:
+            self._answered.wait(timeout)
+        with self._lock:
+            if self._result is not None:
+                self._last, self._result = self._result, None
+                return self._last
+        if self._last is None:
+            return unknown_gpu_sample(
+                self._index, "the driver has not answered yet (a call is hanging)", stale=True
+            )
+        if self._last.stale:
+            return self._last
+        self._last = dataclasses.replace(self._last, stale=True)
+        return self._last
+
+    def read_now(self) -> GpuSample:
+        """Read on the caller's thread (for sources that cannot block, e.g. simulated)."""
+        self._last = self._call()
+        return self._last
+
+    def close(self) -> None:
+        """Let the worker exit; a worker stuck in a driver call is a daemon and is abandoned."""
+        with self._lock:
+            self._closed = True
+        self._request.set()
+
+    def _call(self) -> GpuSample:
+        try:
+            return self._source.sample(self._index)
+        except Exception as error:  # one device's failure must not take the others down
+            return unknown_gpu_sample(
+                self._index, f"driver error ({type(error).__name__}: {error})"
+            )
+
+    def _work(self) -> None:
+        while True:
+            self._request.wait()
+            self._request.clear()
+            if self._closed:
+                return
+            sample = self._call()
+            with self._lock:
+                self._result = sample
+                self._busy = False
+            self._answered.set()

@@ -1,0 +1,221 @@
+"""Fixed-length ring buffers of past readings, each with the fixed scale it is drawn against."""
+
+from __future__ import annotations
+
+import math
+import threading
+from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.samples import GpuSample, Sample
+
+DEFAULT_CAPACITY = 600
+"""Ten minutes at the default 1 s refresh; enough for a full-width graph on a large screen."""
+
+_NAN = math.nan
+
+
+def _number(value: Maybe[float] | Maybe[int]) -> float | None:
+    return None if isinstance(value, Unknown) else float(value)
+
+
+class Series:
+    """One metric's recent history: a ring of floats that never grows past ``capacity``.
+
+    Unknown readings are kept as gaps (``None``) so a graph shows the hole instead of a made-up
+    value. ``low``/``high`` are the fixed scale to draw against (``high`` is ``None`` until a
+    limit is known, e.g. a GPU's power limit); graphs must not auto-scale to the data.
+    """
+
+    __slots__ = ("_count", "_data", "_head", "_lock", "high", "low", "name", "unit")
+
+    def __init__(
+        self,
+        name: str,
+        unit: str,
+        capacity: int,
+        *,
+        low: float = 0.0,
+        high: float | None = None,
+        lock: threading.RLock | None = None,
+    ) -> None:
+        if capacity < 1:
+            raise ValueError(f"capacity must be at least 1, got {capacity}")
+        self.name = name
+        self.unit = unit
+        self.low = low
+        self.high = high
+        # A preallocated array of doubles: appending never allocates, so memory is flat forever.
+        self._data = array("d", [_NAN]) * capacity
+        self._head = 0
+        self._count = 0
+        self._lock = lock if lock is not None else threading.RLock()
+
+    @property
+    def capacity(self) -> int:
+        return len(self._data)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def append(self, value: float | None) -> None:
+        """Add the newest reading (``None`` for unknown), dropping the oldest when full."""
+        with self._lock:
+            self._data[self._head] = _NAN if value is None else value
+            self._head = (self._head + 1) % len(self._data)
+            self._count = min(self._count + 1, len(self._data))
+
+    def values(self) -> list[float | None]:
+        """The readings held, oldest first; ``None`` where a reading was unknown."""
+        with self._lock:
+            size = len(self._data)
+            start = (self._head - self._count) % size
+            raw = [self._data[(start + i) % size] for i in range(self._count)]
+        return [None if math.isnan(v) else v for v in raw]
+
+    def latest(self) -> float | None:
+        """The newest reading, or ``None`` when empty or unknown."""
+        with self._lock:
+            if self._count == 0:
+                return None
+            value = self._data[(self._head - 1) % len(self._data)]
+        return None if math.isnan(value) else value
+
+
+class GpuHistory:
+    """History of one GPU slot; the scales follow the limits the GPU itself reports."""
+
+    def __init__(self, capacity: int, lock: threading.RLock) -> None:
+        def series(name: str, unit: str, high: float | None) -> Series:
+            return Series(name, unit, capacity, high=high, lock=lock)
+
+        self.utilization_percent = series("GPU utilisation", "%", 100.0)
+        self.memory_utilization_percent = series("memory controller", "%", 100.0)
+        self.memory_used_bytes = series("VRAM used", "B", None)
+        # 100 °C until the slowdown threshold is known: a fixed scale either way.
+        self.temperature_c = series("temperature", "°C", 100.0)
+        self.power_watts = series("power", "W", None)
+        self.sm_clock_mhz = series("SM clock", "MHz", None)
+        self.memory_clock_mhz = series("memory clock", "MHz", None)
+        self.fan_percent = series("fan", "%", 100.0)
+        self.pcie_rx_bytes_per_second = series("PCIe rx", "B/s", None)
+        self.pcie_tx_bytes_per_second = series("PCIe tx", "B/s", None)
+        self.encoder_percent = series("encoder", "%", 100.0)
+        self.decoder_percent = series("decoder", "%", 100.0)
+
+    def all_series(self) -> tuple[Series, ...]:
+        return tuple(v for v in vars(self).values() if isinstance(v, Series))
+
+    def append(self, gpu: GpuSample) -> None:
+        # A stale or lost reading repeats old values; record a gap rather than a flat line.
+        fresh = not (gpu.stale or gpu.lost)
+
+        def put(target: Series, value: Maybe[float] | Maybe[int]) -> None:
+            target.append(_number(value) if fresh else None)
+
+        def limit(target: Series, value: Maybe[float] | Maybe[int]) -> None:
+            number = _number(value)
+            if number is not None and number > 0:
+                target.high = number
+
+        limit(self.memory_used_bytes, gpu.memory_total_bytes)
+        limit(self.temperature_c, gpu.temperature_slowdown_c)
+        limit(self.power_watts, gpu.power_limit_watts)
+        limit(self.sm_clock_mhz, gpu.sm_clock_max_mhz)
+        limit(self.memory_clock_mhz, gpu.memory_clock_max_mhz)
+        put(self.utilization_percent, gpu.utilization_percent)
+        put(self.memory_utilization_percent, gpu.memory_utilization_percent)
+        put(self.memory_used_bytes, gpu.memory_used_bytes)
+        put(self.temperature_c, gpu.temperature_c)
+        put(self.power_watts, gpu.power_watts)
+        put(self.sm_clock_mhz, gpu.sm_clock_mhz)
+        put(self.memory_clock_mhz, gpu.memory_clock_mhz)
+        put(self.fan_percent, gpu.fan_percent)
+        put(self.pcie_rx_bytes_per_second, gpu.pcie_rx_bytes_per_second)
+        put(self.pcie_tx_bytes_per_second, gpu.pcie_tx_bytes_per_second)
+        put(self.encoder_percent, gpu.encoder_percent)
+        put(self.decoder_percent, gpu.decoder_percent)
+
+
+class History:
+    """Everything the Monitor pane graphs, for the last ``capacity`` ticks.
+
+    The sampler thread appends; the UI reads. Each ``Series`` read is consistent on its own;
+    hold ``locked()`` to read several series of the same tick together.
+    """
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, *, max_gpus: int = 64) -> None:
+        self.capacity = capacity
+        self._max_gpus = max_gpus
+        self._lock = threading.RLock()
+        self.timestamps = self._series("time", "s", None)
+        self.cpu_percent = self._series("CPU", "%", 100.0)
+        self.cpu_cores: tuple[Series, ...] = ()
+        self.cpu_frequency_mhz = self._series("CPU clock", "MHz", None)
+        self.cpu_temperature_c = self._series("CPU temperature", "°C", 100.0)
+        self.load_average_1m = self._series("load (1 min)", "", None)
+        self.memory_used_bytes = self._series("memory used", "B", None)
+        self.swap_used_bytes = self._series("swap used", "B", None)
+        self.gpus: list[GpuHistory] = []
+        """One per GPU slot, in the order of ``Sample.gpus``."""
+
+    def _series(self, name: str, unit: str, high: float | None) -> Series:
+        return Series(name, unit, self.capacity, high=high, lock=self._lock)
+
+    @contextmanager
+    def locked(self) -> Iterator[History]:
+        """Hold off the sampler while reading several series of the same ticks."""
+        with self._lock:
+            yield self
+
+    def all_series(self) -> tuple[Series, ...]:
+        """Every ring held (for tests and memory accounting)."""
+        with self._lock:
+            mine = (
+                self.timestamps,
+                self.cpu_percent,
+                self.cpu_frequency_mhz,
+                self.cpu_temperature_c,
+                self.load_average_1m,
+                self.memory_used_bytes,
+                self.swap_used_bytes,
+            )
+            gpus = tuple(s for gpu in self.gpus for s in gpu.all_series())
+            return mine + self.cpu_cores + gpus
+
+    def append(self, sample: Sample) -> None:
+        """Record one tick."""
+        with self._lock:
+            self.timestamps.append(sample.timestamp)
+            self._append_host(sample)
+            for slot, gpu in enumerate(sample.gpus[: self._max_gpus]):
+                if slot == len(self.gpus):
+                    self.gpus.append(GpuHistory(self.capacity, self._lock))
+                self.gpus[slot].append(gpu)
+            # A slot missing from this tick gets a gap, so all rings stay aligned in time.
+            for gpu_history in self.gpus[len(sample.gpus) :]:
+                for missing in gpu_history.all_series():
+                    missing.append(None)
+
+    def _append_host(self, sample: Sample) -> None:
+        cpu, memory = sample.cpu, sample.memory
+        if not self.cpu_cores:
+            # The core count is fixed at the first tick; hot-plugged cores are not tracked.
+            self.cpu_cores = tuple(
+                self._series(f"core {i}", "%", 100.0) for i in range(len(cpu.per_core_percent))
+            )
+            # Load equal to the core count means every core busy: the natural full scale.
+            self.load_average_1m.high = float(len(self.cpu_cores)) or None
+        self.cpu_percent.append(cpu.percent)
+        for i, core in enumerate(self.cpu_cores):
+            core.append(cpu.per_core_percent[i] if i < len(cpu.per_core_percent) else None)
+        self.cpu_frequency_mhz.append(_number(cpu.frequency_mhz))
+        self.cpu_temperature_c.append(_number(cpu.temperature_c))
+        load = cpu.load_average
+        self.load_average_1m.append(None if isinstance(load, Unknown) else load[0])
+        self.memory_used_bytes.high = float(memory.total_bytes) or None
+        self.memory_used_bytes.append(float(memory.used_bytes))
+        self.swap_used_bytes.high = float(memory.swap_total_bytes) or None
+        self.swap_used_bytes.append(float(memory.swap_used_bytes))

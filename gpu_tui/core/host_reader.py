@@ -1,0 +1,139 @@
+"""Reads CPU load, clock, temperature, memory and swap from psutil for one sampler tick."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import psutil
+
+from gpu_tui.core.fields import Maybe, Unknown, attempt
+from gpu_tui.core.samples import CpuSample, MemorySample
+
+# Sensor names, most specific first, that report the CPU package rather than a disk or NIC.
+_CPU_SENSORS = ("coretemp", "k10temp", "zenpower", "cpu_thermal", "cpu-thermal", "acpitz")
+
+
+class HostReader(Protocol):
+    """What the sampler needs to read the host (a fake in tests)."""
+
+    def read(self) -> tuple[CpuSample, MemorySample]: ...
+
+
+def _busy_and_total(times: Any) -> tuple[float, float]:
+    """Busy and total jiffies of one CPU, counted the way psutil's own cpu_percent does."""
+    total = float(sum(times))
+    # Linux counts guest time inside user time too; leave it out so it is not counted twice.
+    total -= getattr(times, "guest", 0.0) + getattr(times, "guest_nice", 0.0)
+    idle = times.idle + getattr(times, "iowait", 0.0)
+    return total - idle, total
+
+
+def _percent(before: tuple[float, float], after: tuple[float, float]) -> float:
+    busy = after[0] - before[0]
+    total = after[1] - before[1]
+    if total <= 0:
+        return 0.0  # no time has passed on this CPU's clock: nothing ran
+    return round(min(100.0, max(0.0, 100.0 * busy / total)), 1)
+
+
+def _describe(error: Exception) -> str:
+    return f"psutil could not read it ({type(error).__name__}: {error})"
+
+
+class PsutilHostReader:
+    """Reads the host with psutil, keeping its own CPU-time baseline.
+
+    psutil's ``cpu_percent(interval=None)`` shares one module-wide baseline with every other
+    caller in the process; diffing our own ``cpu_times`` keeps the sampler's numbers exact.
+    The baseline is taken at construction, so the first ``read`` covers the time since then.
+    """
+
+    def __init__(self) -> None:
+        self._previous = self._cpu_times()
+        self._sensor: tuple[str, str] | Unknown | None = None
+        self._frequency_known = True
+
+    @staticmethod
+    def _cpu_times() -> list[tuple[float, float]]:
+        return [_busy_and_total(t) for t in psutil.cpu_times(percpu=True)]
+
+    def read(self) -> tuple[CpuSample, MemorySample]:
+        """One reading of CPU and memory."""
+        return self.read_cpu(), self.read_memory()
+
+    def read_cpu(self) -> CpuSample:
+        now = self._cpu_times()
+        before = self._previous
+        self._previous = now
+        per_core = tuple(_percent(b, a) for b, a in zip(before, now, strict=False)) + (0.0,) * max(
+            0, len(now) - len(before)
+        )
+        overall = _percent(
+            (sum(b for b, _ in before), sum(t for _, t in before)),
+            (sum(b for b, _ in now), sum(t for _, t in now)),
+        )
+        return CpuSample(
+            percent=overall,
+            per_core_percent=per_core,
+            frequency_mhz=self._frequency(),
+            load_average=attempt(os.getloadavg, _describe),
+            temperature_c=self._temperature(),
+        )
+
+    @staticmethod
+    def read_memory() -> MemorySample:
+        memory = psutil.virtual_memory()
+        swap = psutil.swap_memory()
+        return MemorySample(
+            total_bytes=int(memory.total),
+            used_bytes=int(memory.used),
+            available_bytes=int(memory.available),
+            swap_total_bytes=int(swap.total),
+            swap_used_bytes=int(swap.used),
+        )
+
+    def _frequency(self) -> Maybe[float]:
+        if not self._frequency_known:
+            return Unknown("this system does not report the CPU clock")
+        try:
+            frequency = psutil.cpu_freq()
+        except Exception as error:  # psutil raises different errors per platform
+            return Unknown(_describe(error))
+        if frequency is None or frequency.current <= 0:
+            self._frequency_known = False  # it will not appear later; stop asking each tick
+            return Unknown("this system does not report the CPU clock")
+        return round(float(frequency.current), 1)
+
+    def _temperature(self) -> Maybe[float]:
+        if isinstance(self._sensor, Unknown):
+            return self._sensor
+        read = getattr(psutil, "sensors_temperatures", None)
+        if read is None:
+            self._sensor = Unknown("psutil cannot read temperatures on this platform")
+            return self._sensor
+        try:
+            sensors: dict[str, Sequence[Any]] = read()
+        except Exception as error:
+            return Unknown(_describe(error))
+        if self._sensor is None:
+            self._sensor = _pick_sensor(sensors)
+            if isinstance(self._sensor, Unknown):
+                return self._sensor
+        name, label = self._sensor
+        for entry in sensors.get(name, ()):
+            if entry.label == label:
+                return round(float(entry.current), 1)
+        return Unknown(f"sensor {name} {label!r} stopped reporting")
+
+
+def _pick_sensor(sensors: dict[str, Sequence[Any]]) -> tuple[str, str] | Unknown:
+    """The CPU package sensor (its first entry is the package on coretemp and k10temp)."""
+    for name in _CPU_SENSORS:
+        entries = sensors.get(name)
+        if entries:
+            return name, str(entries[0].label)
+    if not sensors:
+        return Unknown("no temperature sensors are visible (common in VMs and containers)")
+    return Unknown(f"no CPU sensor among {', '.join(sorted(sensors))}")

@@ -1,0 +1,190 @@
+"""Ring buffers: fixed length, oldest-first order, gaps for unknown, scales from the device."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.history import History, Series
+from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
+
+NOT_SUPPORTED = Unknown("not supported by this GPU")
+
+
+def cpu(percent: float = 10.0, cores: tuple[float, ...] = (5.0, 15.0)) -> CpuSample:
+    return CpuSample(percent, cores, 2500.0, (0.5, 0.4, 0.3), Unknown("no sensors"))
+
+
+def memory(used: int = 4 << 30) -> MemorySample:
+    return MemorySample(16 << 30, used, (16 << 30) - used, 2 << 30, 1 << 30)
+
+
+def gpu(index: int = 0, util: float = 50.0, **changes: object) -> GpuSample:
+    base = GpuSample(
+        index=index,
+        utilization_percent=util,
+        memory_utilization_percent=20.0,
+        memory_used_bytes=8 << 30,
+        memory_total_bytes=80 << 30,
+        temperature_c=61.0,
+        temperature_slowdown_c=87.0,
+        power_watts=250.0,
+        power_limit_watts=700.0,
+        sm_clock_mhz=1755.0,
+        sm_clock_max_mhz=1980.0,
+        memory_clock_mhz=2619.0,
+        memory_clock_max_mhz=2619.0,
+        fan_percent=NOT_SUPPORTED,
+        pcie_rx_bytes_per_second=1e9,
+        pcie_tx_bytes_per_second=2e8,
+        encoder_percent=0.0,
+        decoder_percent=0.0,
+        ecc_errors_uncorrected=0,
+        throttle_reasons=(),
+        processes=(),
+    )
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def sample(t: float, gpus: tuple[GpuSample, ...] = (), **cpu_args: object) -> Sample:
+    return Sample(timestamp=t, cpu=cpu(**cpu_args), memory=memory(), gpus=gpus)  # type: ignore[arg-type]
+
+
+def test_series_keeps_the_newest_capacity_values_oldest_first() -> None:
+    series = Series("x", "%", 3)
+    for value in (1.0, 2.0, 3.0, 4.0, 5.0):
+        series.append(value)
+    assert series.values() == [3.0, 4.0, 5.0]
+    assert len(series) == 3
+    assert series.latest() == 5.0
+
+
+def test_series_records_unknown_as_a_gap() -> None:
+    series = Series("x", "%", 4)
+    series.append(1.0)
+    series.append(None)
+    series.append(3.0)
+    assert series.values() == [1.0, None, 3.0]
+    series.append(None)
+    assert series.latest() is None
+
+
+def test_empty_series() -> None:
+    series = Series("x", "%", 2)
+    assert series.values() == []
+    assert series.latest() is None
+    assert len(series) == 0
+
+
+def test_series_rejects_zero_capacity() -> None:
+    with pytest.raises(ValueError, match="capacity"):
+        Series("x", "%", 0)
+
+
+@given(
+    capacity=st.integers(min_value=1, max_value=50),
+    values=st.lists(st.one_of(st.none(), st.floats(allow_nan=False)), max_size=200),
+)
+def test_series_matches_a_list_tail(capacity: int, values: list[float | None]) -> None:
+    series = Series("x", "", capacity)
+    for value in values:
+        series.append(value)
+    assert series.values() == values[-capacity:]
+    assert len(series) == min(capacity, len(values))
+    assert series.capacity == capacity
+
+
+def test_series_storage_does_not_grow() -> None:
+    series = Series("x", "", 100)
+    size_before = series._data.buffer_info()
+    for i in range(10_000):
+        series.append(float(i))
+    assert series._data.buffer_info() == size_before
+    assert series.values()[0] == 9_900.0
+
+
+def test_history_records_cpu_memory_and_cores() -> None:
+    history = History(capacity=5)
+    for t in range(7):
+        history.append(sample(float(t), percent=float(t), cores=(t, 2.0 * t)))
+    assert history.cpu_percent.values() == [2.0, 3.0, 4.0, 5.0, 6.0]
+    assert len(history.cpu_cores) == 2
+    assert history.cpu_cores[1].values() == [4.0, 6.0, 8.0, 10.0, 12.0]
+    assert history.timestamps.values() == [2.0, 3.0, 4.0, 5.0, 6.0]
+    assert history.cpu_frequency_mhz.latest() == 2500.0
+    assert history.cpu_temperature_c.latest() is None
+    assert history.load_average_1m.latest() == 0.5
+    assert history.load_average_1m.high == 2.0  # two cores
+    assert history.memory_used_bytes.high == float(16 << 30)
+    assert history.memory_used_bytes.latest() == float(4 << 30)
+    assert history.swap_used_bytes.high == float(2 << 30)
+
+
+def test_fixed_scales_for_percentages() -> None:
+    history = History(capacity=2)
+    history.append(sample(0.0, gpus=(gpu(),)))
+    assert (history.cpu_percent.low, history.cpu_percent.high) == (0.0, 100.0)
+    assert all((core.low, core.high) == (0.0, 100.0) for core in history.cpu_cores)
+    assert history.gpus[0].utilization_percent.high == 100.0
+
+
+def test_gpu_scales_follow_the_limits_the_gpu_reports() -> None:
+    history = History(capacity=4)
+    history.append(sample(0.0, gpus=(gpu(),)))
+    one = history.gpus[0]
+    assert one.power_watts.high == 700.0
+    assert one.temperature_c.high == 87.0
+    assert one.sm_clock_mhz.high == 1980.0
+    assert one.memory_used_bytes.high == float(80 << 30)
+    history.append(sample(1.0, gpus=(gpu(power_limit_watts=450.0),)))
+    assert one.power_watts.high == 450.0
+    # An unknown limit keeps the last known one rather than switching to auto-scale.
+    history.append(sample(2.0, gpus=(gpu(power_limit_watts=NOT_SUPPORTED),)))
+    assert one.power_watts.high == 450.0
+
+
+def test_unknown_stale_and_lost_gpu_readings_are_gaps() -> None:
+    history = History(capacity=8)
+    history.append(sample(0.0, gpus=(gpu(util=10.0),)))
+    history.append(sample(1.0, gpus=(gpu(util=20.0, stale=True),)))
+    history.append(sample(2.0, gpus=(gpu(util=30.0, lost=True),)))
+    history.append(sample(3.0, gpus=(gpu(util=40.0),)))
+    one = history.gpus[0]
+    assert one.utilization_percent.values() == [10.0, None, None, 40.0]
+    assert one.fan_percent.values() == [None, None, None, None]
+
+
+def test_history_keeps_gpu_rings_aligned_when_a_slot_is_missing() -> None:
+    history = History(capacity=4)
+    history.append(sample(0.0, gpus=(gpu(0, 10.0), gpu(1, 11.0))))
+    history.append(sample(1.0, gpus=(gpu(0, 20.0),)))
+    assert history.gpus[0].utilization_percent.values() == [10.0, 20.0]
+    assert history.gpus[1].utilization_percent.values() == [11.0, None]
+
+
+def test_history_bounds_gpu_slots() -> None:
+    history = History(capacity=2, max_gpus=2)
+    history.append(sample(0.0, gpus=tuple(gpu(i) for i in range(5))))
+    assert len(history.gpus) == 2
+
+
+def test_total_ring_count_is_fixed_after_the_first_tick() -> None:
+    history = History(capacity=16)
+    history.append(sample(0.0, gpus=(gpu(0), gpu(1))))
+    count = len(history.all_series())
+    for t in range(1, 100):
+        history.append(sample(float(t), gpus=(gpu(0), gpu(1))))
+    assert len(history.all_series()) == count
+    assert all(len(s) <= 16 for s in history.all_series())
+
+
+def test_locked_reads_see_one_tick() -> None:
+    history = History(capacity=4)
+    history.append(sample(0.0, percent=1.0))
+    with history.locked() as held:
+        assert held.cpu_percent.values() == [1.0]
+        assert held.timestamps.values() == [0.0]
