@@ -88,6 +88,15 @@ class NvLink:
 
 
 @dataclass(frozen=True)
+class MigDevice:
+    """One MIG instance carved out of a GPU (e.g. ``3g.40gb``)."""
+
+    name: str
+    uuid: Maybe[str]
+    memory_total_bytes: Maybe[int]
+
+
+@dataclass(frozen=True)
 class Accelerator:
     """One GPU or other accelerator, whichever backend found it.
 
@@ -129,6 +138,8 @@ class Accelerator:
     datasheet: Datasheet | None
     lost: bool = False
     """True when the device stopped answering (``GpuIsLost``); the rest of the inventory stays."""
+    mig_devices: tuple[MigDevice, ...] = ()
+    """MIG instances when MIG mode is on (empty otherwise, or when they could not be listed)."""
 
 
 @dataclass(frozen=True)
