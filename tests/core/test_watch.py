@@ -1,0 +1,255 @@
+"""``gpu-tui watch``: JSON lines for scripts, a one-line summary for humans, clean exits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import psutil
+import pytest
+
+from gpu_tui.commands import watch
+from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
+
+ROOT = Path(__file__).resolve().parents[2]
+NOT_SUPPORTED = Unknown("not supported by this GPU")
+
+
+def gpu_tui(*args: str, **kwargs: object) -> subprocess.Popen[str]:
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "gpu_tui", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def a_gpu(**changes: object) -> GpuSample:
+    base = GpuSample(
+        index=0,
+        utilization_percent=97.0,
+        memory_utilization_percent=40.0,
+        memory_used_bytes=60 << 30,
+        memory_total_bytes=80 << 30,
+        temperature_c=71.0,
+        temperature_slowdown_c=87.0,
+        power_watts=655.0,
+        power_limit_watts=700.0,
+        sm_clock_mhz=1755.0,
+        sm_clock_max_mhz=1980.0,
+        memory_clock_mhz=2619.0,
+        memory_clock_max_mhz=2619.0,
+        fan_percent=NOT_SUPPORTED,
+        pcie_rx_bytes_per_second=1e9,
+        pcie_tx_bytes_per_second=math.nan,
+        encoder_percent=0.0,
+        decoder_percent=0.0,
+        ecc_errors_uncorrected=0,
+        throttle_reasons=("power cap",),
+        processes=(
+            GpuProcess(
+                pid=4242,
+                kind="compute",
+                used_memory_bytes=59 << 30,
+                sm_percent=NOT_SUPPORTED,
+                user=Unknown("another user's process"),
+                command=Unknown("another user's process"),
+            ),
+        ),
+    )
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def a_sample(*gpus: GpuSample) -> Sample:
+    return Sample(
+        timestamp=1_700_000_000.5,
+        cpu=CpuSample(12.5, (10.0, 15.0), Unknown("no clock"), (0.5, 0.4, 0.3), 48.0),
+        memory=MemorySample(16 << 30, 4 << 30, 12 << 30, 2 << 30, 0),
+        gpus=gpus,
+    )
+
+
+# --- the JSON schema --------------------------------------------------------------------------
+
+
+def test_json_line_has_nulls_with_reasons() -> None:
+    line = watch.sample_to_json(a_sample(a_gpu()), interval=0.5)
+    text = json.dumps(line, allow_nan=False)  # raises if a NaN slipped through
+    assert json.loads(text) == line
+    assert line["schema_version"] == 1
+    assert line["timestamp"] == 1_700_000_000.5
+    assert line["interval_seconds"] == 0.5
+    assert line["cpu"]["frequency_mhz"] is None
+    assert line["cpu"]["unknown"] == {"frequency_mhz": "no clock"}
+    assert line["cpu"]["load_average"] == [0.5, 0.4, 0.3]
+    assert line["memory"]["total_bytes"] == 16 << 30
+    assert line["memory"]["unknown"] == {}
+    (gpu,) = line["gpus"]
+    assert gpu["fan_percent"] is None
+    assert gpu["unknown"] == {"fan_percent": "not supported by this GPU"}
+    assert gpu["pcie_tx_bytes_per_second"] is None  # NaN is not a reading
+    assert gpu["throttle_reasons"] == ["power cap"]
+    assert gpu["lost"] is False
+    assert gpu["stale"] is False
+    (process,) = gpu["processes"]
+    assert process["pid"] == 4242
+    assert process["user"] is None
+    assert process["unknown"]["command"] == "another user's process"
+
+
+def test_human_line_is_one_compact_line() -> None:
+    line = watch.human_line(
+        a_sample(a_gpu(), a_gpu(index=1, lost=True), a_gpu(index=2, stale=True, simulated=True))
+    )
+    assert "\n" not in line
+    assert "cpu  12% [ 10  15] ?MHz load 0.50" in line
+    assert "mem 4.0/16.0GiB swap 0.0/2.0GiB" in line
+    assert "gpu0 97% 60.0/80.0GiB 71°C 655/700W" in line
+    assert "gpu1 LOST" in line
+    assert "sim2 SIMULATED" in line
+    assert line.endswith("(stale)")
+
+
+def test_human_line_summarises_many_cores() -> None:
+    sample = dataclasses.replace(
+        a_sample(),
+        cpu=CpuSample(50.0, tuple(float(i) for i in range(64)), 3000.0, NOT_SUPPORTED, 1.0),
+    )
+    assert "[cores 0-63%] 3000MHz load ?" in watch.human_line(sample)
+
+
+# --- sources: NVML missing, NVML present, --demo ----------------------------------------------
+
+
+class FakeSession:
+    def __init__(self, count: int, available: bool) -> None:
+        self.device_count = count
+        self.status = BackendStatus("nvml", available, None if available else "no driver")
+        self.closed = False
+
+    def sample(self, index: int) -> GpuSample:
+        return a_gpu(index=index)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_sources_with_nvml_and_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = FakeSession(2, available=True)
+    calls: list[tuple[int, float]] = []
+
+    def simulated_sample(index: int, t: float) -> GpuSample:
+        calls.append((index, t))
+        return a_gpu(index=index, simulated=True)
+
+    modules = {
+        "gpu_tui.core.devices.nvidia": SimpleNamespace(
+            NvmlSession=SimpleNamespace(open=lambda: session)
+        ),
+        "gpu_tui.core.devices.simulated": SimpleNamespace(simulated_sample=simulated_sample),
+    }
+    monkeypatch.setattr(watch, "_optional_module", modules.get)
+    real, inline, notes, opened = watch.open_gpu_sources(demo=True)
+    assert real == [session]
+    assert opened is session
+    assert notes == []
+    assert inline[0].device_count == 1
+    assert inline[0].sample(0).index == 2  # after the two real GPUs
+    assert calls[0][0] == 2
+    assert calls[0][1] >= 0.0
+
+
+def test_sources_say_why_there_are_no_gpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    session = FakeSession(0, available=False)
+    modules = {
+        "gpu_tui.core.devices.nvidia": SimpleNamespace(
+            NvmlSession=SimpleNamespace(open=lambda: session)
+        )
+    }
+    monkeypatch.setattr(watch, "_optional_module", modules.get)
+    real, inline, notes, _ = watch.open_gpu_sources(demo=True)
+    assert (real, inline) == ([], [])
+    assert notes == [
+        "NVIDIA GPUs: none (no driver)",
+        "--demo: the simulated GPU is not available in this build",
+    ]
+
+
+# --- the real command, in a subprocess --------------------------------------------------------
+
+
+def test_watch_json_count_3_prints_three_valid_lines() -> None:
+    process = gpu_tui("watch", "--json", "--count", "3", "--interval", "0.1")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3
+    records = [json.loads(line) for line in lines]
+    for record in records:
+        assert record["schema_version"] == 1
+        assert len(record["cpu"]["per_core_percent"]) == os.cpu_count()
+        assert record["memory"]["total_bytes"] == psutil.virtual_memory().total
+        assert isinstance(record["gpus"], list)
+    stamps = [r["timestamp"] for r in records]
+    assert stamps == sorted(stamps)
+    assert len(set(stamps)) == 3
+
+
+def test_watch_human_count_2() -> None:
+    process = gpu_tui("watch", "--count", "2", "--interval", "0.1")
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert all(" | cpu " in line and " | mem " in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--interval", "0"], "must be between 0.1 and 60 seconds"),
+        (["--interval", "soon"], "not a number of seconds"),
+        (["--count", "0"], "must be at least 1"),
+        (["--count", "2.5"], "not a whole number"),
+    ],
+)
+def test_bad_values_exit_2_with_one_line(args: list[str], message: str) -> None:
+    process = gpu_tui("watch", *args)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert message in err
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    process = gpu_tui("watch", "--json", "--interval", "0.1")
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert json.loads(first)["schema_version"] == 1
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err
+    assert err.strip() == "gpu-tui: interrupted"
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    process = gpu_tui("watch", "--json", "--interval", "0.1")
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == ""
