@@ -151,7 +151,7 @@ def open_gpu_sources(demo: bool) -> tuple[list[GpuSource], list[GpuSource], list
     notes: list[str] = []
     real: list[GpuSource] = []
     session: Any = None
-    nvidia = _optional_module("gpu_tui.core.devices.nvidia")
+    nvidia = _optional_module("gpu_tui.core.devices.nvidia_live")
     if nvidia is None:
         notes.append("NVIDIA GPUs: not read (NVML support is not available in this build)")
     else:

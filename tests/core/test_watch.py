@@ -154,7 +154,7 @@ def test_sources_with_nvml_and_demo(monkeypatch: pytest.MonkeyPatch) -> None:
         return a_gpu(index=index, simulated=True)
 
     modules = {
-        "gpu_tui.core.devices.nvidia": SimpleNamespace(
+        "gpu_tui.core.devices.nvidia_live": SimpleNamespace(
             NvmlSession=SimpleNamespace(open=lambda: session)
         ),
         "gpu_tui.core.devices.simulated": SimpleNamespace(simulated_sample=simulated_sample),
@@ -173,7 +173,7 @@ def test_sources_with_nvml_and_demo(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_sources_say_why_there_are_no_gpus(monkeypatch: pytest.MonkeyPatch) -> None:
     session = FakeSession(0, available=False)
     modules = {
-        "gpu_tui.core.devices.nvidia": SimpleNamespace(
+        "gpu_tui.core.devices.nvidia_live": SimpleNamespace(
             NvmlSession=SimpleNamespace(open=lambda: session)
         )
     }
