@@ -13,17 +13,20 @@ HELP = "will a model fit (--fit PARAMS), and cloud vs on-prem cost (--cost)"
 
 # Cost inputs settable from the command line: flag → CostInputs field.
 _COST_FLAGS: dict[str, tuple[str, str]] = {
-    "--hardware-usd": ("hardware_usd", "node purchase price, $ (default 300000)"),
-    "--install-usd": ("install_usd", "networking + installation per node, $ (default 30000)"),
-    "--gpus-per-node": ("gpus_per_node", "GPUs per node (default 8)"),
-    "--life-years": ("life_years", "years of use (default 4)"),
-    "--maintenance": ("maintenance_fraction_per_year", "per year, fraction of hardware (0.10)"),
-    "--staff-usd": ("staff_usd_per_year", "staff per node-year, $ (default 25000)"),
-    "--colo-usd-per-kw-year": ("colo_usd_per_kw_year", "colocation, $/kW-year (default 700)"),
-    "--node-kw": ("node_kw", "node maximum power, kW (default 10.2)"),
-    "--idle-fraction": ("idle_power_fraction", "idle power as a fraction of max (0.30)"),
-    "--pue": ("pue", "power usage effectiveness (default 1.56)"),
-    "--usd-per-kwh": ("usd_per_kwh", "electricity, $/kWh (default 0.12)"),
+    "--hardware-usd": ("hardware_usd", "node purchase price, $"),
+    "--install-usd": ("install_usd", "networking + installation per node, $"),
+    "--gpus-per-node": ("gpus_per_node", "GPUs per node"),
+    "--life-years": ("life_years", "years of use"),
+    "--maintenance": (
+        "maintenance_fraction_per_year",
+        "maintenance per year, fraction of hardware",
+    ),
+    "--staff-usd": ("staff_usd_per_year", "staff per node-year, $"),
+    "--colo-usd-per-kw-year": ("colo_usd_per_kw_year", "colocation, $ per kW-year"),
+    "--node-kw": ("node_kw", "node maximum power, kW"),
+    "--idle-fraction": ("idle_power_fraction", "idle power as a fraction of max"),
+    "--pue": ("pue", "power usage effectiveness"),
+    "--usd-per-kwh": ("usd_per_kwh", "electricity, $/kWh"),
 }
 _FIT_ONLY = ("dtype", "kv_dtype", "context", "batch")
 _COST_ONLY = (
@@ -84,9 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--measured-tflops", type=float, metavar="T", help="a measured TFLOP/s, for $/TFLOP-hour"
     )
     cost.add_argument("--measured-source", metavar="TEXT", help="where --measured-tflops came from")
+    from gpu_tui.core.guide.cost import CostInputs
+
+    defaults = CostInputs()
     for flag, (field, text) in _COST_FLAGS.items():
         kind = int if field == "gpus_per_node" else float
-        cost.add_argument(flag, dest=field, type=kind, metavar="X", help=text)
+        help_text = f"{text} (default {getattr(defaults, field):g})"
+        cost.add_argument(flag, dest=field, type=kind, metavar="X", help=help_text)
 
 
 def _refuse_other_mode(args: argparse.Namespace, names: tuple[str, ...], mode: str) -> None:
@@ -107,20 +114,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_fit(args: argparse.Namespace) -> int:
-    from gpu_tui.core.guide.fit import DEFAULT_BATCH, DEFAULT_CONTEXT, catalog_targets, fit
+    from gpu_tui.core.devices import discover
+    from gpu_tui.core.guide import fit as f
     from gpu_tui.core.guide.report import fit_json, fit_lines
     from gpu_tui.core.guide.shapes import parse_params
 
     params, shape = parse_params(args.fit)
-    result = fit(
+    result = f.fit(
         params,
         args.dtype or "bf16",
-        context=DEFAULT_CONTEXT if args.context is None else args.context,
-        batch=DEFAULT_BATCH if args.batch is None else args.batch,
+        context=f.DEFAULT_CONTEXT if args.context is None else args.context,
+        batch=f.DEFAULT_BATCH if args.batch is None else args.batch,
         kv_dtype=args.kv_dtype,
         shape=shape,
-        targets=catalog_targets(),
     )
+    # Input is checked above, before discovery (which may take a while on a GPU server).
+    # This machine's devices come first (marked local), then every reference accelerator.
+    found = discover(demo=args.demo).accelerators
+    local = tuple(f.accelerator_target(device) for device in found if not device.lost)
+    result = f.with_targets(result, local + f.catalog_targets())
     print(json.dumps(fit_json(result), indent=2) if args.json else "\n".join(fit_lines(result)))
     return 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gpu_tui.core.devices.model import Accelerator
@@ -180,6 +180,12 @@ def fit(
     placements = tuple(place(t, weights + kv, weights) for t in targets)
     return FitResult(params, dtype, kv_dtype, context, batch, weights, kv, per_token, choice,
                      placements)  # fmt: skip
+
+
+def with_targets(result: FitResult, targets: Iterable[Target]) -> FitResult:
+    """The same arithmetic placed on other devices (the pane calls this when devices change)."""
+    placements = tuple(place(t, result.total_bytes, result.weight_bytes) for t in targets)
+    return replace(result, placements=placements)
 
 
 def catalog_targets(entries: Iterable[CatalogRow] | None = None) -> tuple[Target, ...]:

@@ -104,8 +104,9 @@ def fit_lines(result: f.FitResult) -> list[str]:
         )
     lines += [
         "",
-        "  '—' = not published. decode ≤ devices × bandwidth ÷ weight bytes (per sequence, ideal",
-        "  tensor parallelism; KV reads and communication make it lower).",
+        "  * = found on this machine. '—' = not published.",
+        "  decode ≤ devices × bandwidth ÷ weight bytes (per sequence, ideal tensor parallelism;",
+        "  KV reads and communication make it lower).",
         f"  {f.CAPACITY_NOTE}",
         f"  Formulas: {f.SOURCE_WEIGHTS}; {f.SOURCE_KV}; {f.SOURCE_DECODE}",
         "  Sources:",

@@ -5,11 +5,33 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from gpu_tui.cli import main
+from gpu_tui.core.devices.model import Accelerator
+from tests.core.guide.fakes import make_device
+
+
+class FakeDiscovery:
+    """Stands in for ``gpu_tui.core.devices.discover``: no driver is touched in these tests."""
+
+    def __init__(self) -> None:
+        self.accelerators: tuple[Accelerator, ...] = ()
+        self.calls: list[bool] = []
+
+    def __call__(self, *, demo: bool = False) -> SimpleNamespace:
+        self.calls.append(demo)
+        return SimpleNamespace(accelerators=self.accelerators)
+
+
+@pytest.fixture(autouse=True)
+def discovery(monkeypatch: pytest.MonkeyPatch) -> FakeDiscovery:
+    fake = FakeDiscovery()
+    monkeypatch.setattr("gpu_tui.core.devices.discover", fake)
+    return fake
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -47,6 +69,34 @@ def test_fit_json_for_an_8b_model(capsys: pytest.CaptureFixture[str]) -> None:
     assert h100["source"]
     assert all(d["source"] for d in data["devices"])
     assert set(data["sources"]) == {"weights", "kv_cache", "decode"}
+
+
+def test_fit_puts_this_machines_devices_first(
+    capsys: pytest.CaptureFixture[str], discovery: FakeDiscovery
+) -> None:
+    discovery.accelerators = (
+        make_device(memory=143_771 * 2**20, bandwidth_gbps=4917.0),
+        make_device(memory=None, bandwidth_gbps=None, simulated=True),
+    )
+    data = run_json(["--demo", "--fit", "70B"], capsys)
+    assert discovery.calls == [True]
+    mine, simulated = data["devices"][:2]
+    assert (mine["name"], mine["local"], mine["devices_needed"]) == ("NVIDIA H200", True, 1)
+    assert mine["memory_bytes"] == 143_771 * 2**20
+    assert mine["decode_tokens_per_second_max"] == round(4917e9 / 140e9, 2)
+    assert (simulated["name"], simulated["devices_needed"]) == ("NVIDIA H200 (SIMULATED)", None)
+    assert not any(d["local"] for d in data["devices"][2:])
+    code, out, _ = run(["--fit", "70B"], capsys)
+    assert code == 0
+    assert " *NVIDIA H200 " in out
+
+
+def test_bad_fit_input_is_refused_before_touching_the_hardware(
+    capsys: pytest.CaptureFixture[str], discovery: FakeDiscovery
+) -> None:
+    code, _, _ = run(["--fit", "8B", "--batch", "0"], capsys)
+    assert code == 2
+    assert discovery.calls == []
 
 
 def test_fit_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
-
 import pytest
 
-from gpu_tui.core.devices.model import Accelerator, unknown_peaks
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.fields import Unknown
 from gpu_tui.core.guide.fit import (
     Target,
     accelerator_target,
@@ -20,6 +16,7 @@ from gpu_tui.core.guide.fit import (
     weight_bytes,
 )
 from gpu_tui.core.guide.shapes import KNOWN_SHAPES, choose_shape, parse_params
+from tests.core.guide.fakes import make_device
 
 SHAPES = {shape.key: shape for shape in KNOWN_SHAPES}
 
@@ -186,32 +183,6 @@ def test_fit_refuses_out_of_range_context_and_batch(kwargs: dict[str, int]) -> N
 def test_fit_refuses_unknown_dtypes(dtype: str, kv: str | None) -> None:
     with pytest.raises(UsageError, match="dtype must be one of"):
         fit(8e9, dtype, kv_dtype=kv)
-
-
-def make_device(
-    *, memory: int | None, bandwidth_gbps: float | None, simulated: bool = False
-) -> Accelerator:
-    missing = Unknown("not read in this test")
-    peaks = unknown_peaks("test")
-    if bandwidth_gbps is not None:
-        peaks = replace(
-            peaks,
-            memory_bandwidth_gbps=bandwidth_gbps,
-            basis={"memory_bandwidth_gbps": "3201 MHz × 6144 bit × 2 / 8"},
-        )
-    values: dict[str, object] = {f.name: missing for f in fields(Accelerator)}
-    values.update(
-        index=0,
-        name="NVIDIA H200",
-        vendor="NVIDIA",
-        backend="nvml",
-        simulated=simulated,
-        memory_total_bytes=missing if memory is None else memory,
-        peaks=peaks,
-        datasheet=None,
-        lost=False,
-    )
-    return Accelerator(**values)  # type: ignore[arg-type]
 
 
 def test_a_detected_device_uses_driver_memory_and_computed_bandwidth() -> None:
