@@ -1,0 +1,120 @@
+"""The ``gpu-tui kitchen`` contract: JSON fields, human table, --list, and one-line bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gpu_tui.cli import main
+from gpu_tui.core.kitchen.params import SPECS
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["kitchen", *args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_onions_json_matches_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--scenario", "onions")
+    assert data["schema_version"] == 1
+    assert data["scenario"] == "onions"
+    assert data["chef_seconds"] == 20_000
+    assert data["brigade_seconds"] == 20
+    assert data["brigade_roofline_seconds"] == 15
+    assert data["speedup"] == 1000
+    assert data["crossover_tasks"] == 8
+    assert data["parameters"] == {
+        "tasks": 10_000, "chef_seconds": 2.0, "pantry_units": 1.0, "cooks": 10_000,
+        "slowdown": 5.0, "launch_seconds": 5.0, "pantry_rate": 2000.0, "chef_pantry_rate": 100.0,
+        "kitchens": 1, "hallway_latency_seconds": 0.0, "hallway_rate": 1000.0,
+        "sync_units": 0.0, "rounds": 1,
+    }  # fmt: skip
+    assert "kitchens" not in data  # one kitchen: no series
+
+
+def test_overrides_show_in_parameters_and_results(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--scenario", "onions", "--set", "cooks=5000", "--set", "tasks=20")
+    params = data["parameters"]
+    assert isinstance(params, dict)
+    assert params["cooks"] == 5000
+    assert params["tasks"] == 20
+    assert data["chef_seconds"] == 40
+
+
+def test_multi_kitchen_series(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--scenario", "scaling")
+    series = data["kitchens"]
+    assert isinstance(series, list)
+    assert [p["kitchens"] for p in series] == list(range(1, 33))
+    assert set(series[0]) >= {"kitchens", "seconds", "speedup"}
+    assert data["best_kitchens"] == 8
+    assert data["brigade_seconds"] == series[-1]["seconds"]
+    slow = run_json(capsys, "--scenario", "slow-hallway")
+    one, two = slow["kitchens"]
+    assert two["seconds"] > one["seconds"]
+    fast = run_json(capsys, "--scenario", "slow-hallway", "--set", "hallway_rate=1000")
+    one, two = fast["kitchens"]
+    assert two["seconds"] < one["seconds"]
+
+
+def test_complex_recipe_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--scenario", "complex-recipe")
+    assert data["winner"] == "chef"
+    assert "crossover_tasks" not in data
+    assert 1 < data["hybrid_speedup"] < 1.1
+    assert len(data["parameters"]["phases"]) == 31
+
+
+def test_human_output_is_an_aligned_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kitchen", "--scenario", "onions"]) == 0
+    out = capsys.readouterr().out
+    assert "20,000 s (5.56 h)" in out
+    assert "1,000×" in out
+    assert "In real life:" in out
+    lines = out.splitlines()
+    start = lines.index("Parameters") + 1
+    rows = lines[start : lines.index("", start)]
+    assert [row.split()[0] for row in rows] == list(SPECS)
+    # Right-aligned values: every unit ends in the same column, two spaces before the meaning.
+    ends = {row.index(SPECS[row.split()[0]].meaning) for row in rows}
+    assert len(ends) == 1
+    assert "10,000 tasks" in rows[0]
+    assert "2,000 units/s" in out
+
+
+def test_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kitchen", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [
+        "onions", "complex-recipe", "pantry-bound", "slow-hallway", "scaling",
+    ]  # fmt: skip
+    data = run_json(capsys, "--list")
+    assert len(data["scenarios"]) == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scenario", "onions", "--set", "cooks=0"], "cooks must be greater than 0"),
+        (["--scenario", "onions", "--set", "cooks=many"], "cooks must be a finite number"),
+        (["--scenario", "onions", "--set", "launch_seconds=-2"], "cannot be negative"),
+        (["--scenario", "onions", "--set", "spice=3"], "unknown parameter 'spice'"),
+        (["--scenario", "onions", "--set", "cooks"], "KEY=VALUE"),
+        (["--scenario", "scaling", "--set", "cooks=3"], "scaling does not let you set 'cooks'"),
+        (["--scenario", "soup"], "unknown scenario 'soup'"),
+        ([], "--scenario NAME or --list"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["kitchen", *args, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("gpu-tui: ")
+    assert message in captured.err
