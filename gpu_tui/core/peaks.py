@@ -49,11 +49,20 @@ _TABLE: dict[tuple[str, str], _SmRates] = {
     ("gfx90a", _PRO): _SmRates("CDNA2", 128, 1024, 1024, None, None, "CDNA2 has no TF32/FP8"),
 }
 
-# The datasheet quotes H100 SXM tensor peaks at 1.83 GHz ("1.83 GHz (low precision), 1.98 GHz
-# (high precision)", source e), while NVML's max SM clock is 1.98 GHz: computing tensor peaks from
-# NVML would overstate them by ~8 %. So for the SKUs whose tensor clock is published we use it,
-# and say so in ``basis``; for others we use the NVML max clock and warn that it may overestimate.
-_TENSOR_CLOCK_MHZ: dict[str, int] = {"NVIDIA H100 SXM": 1830, "NVIDIA H200 SXM": 1830}
+# Datasheet figures are computed at a rated clock, which is not always NVML's max SM clock:
+# - H100 SXM quotes tensor peaks at 1.83 GHz ("1.83 GHz (low precision), 1.98 GHz (high
+#   precision)", source e) while NVML's max is 1.98 GHz: NVML would overstate tensor peaks ~8 %.
+#   H200 is the same GH100 SXM part.
+# - GeForce RTX 4090 figures use the 2.52 GHz boost clock (128 × 2.52 × 512 = 165.2), while NVML
+#   reports the top of the V/F curve (3105 MHz on a recorded card): +23 %.
+# So for SKUs whose rated clocks are known we compute at those and say so in ``basis``; for the
+# others we use the NVML max clock and warn that datasheets may quote lower.
+# Values: (FP32 clock, tensor clock) in MHz.
+_RATED_CLOCKS_MHZ: dict[str, tuple[int, int]] = {
+    "NVIDIA H100 SXM": (1980, 1830),
+    "NVIDIA H200 SXM": (1980, 1830),
+    "NVIDIA RTX 4090": (2520, 2520),
+}
 
 
 def sku_class(name: str) -> str:
@@ -135,12 +144,17 @@ def _compute(
         return dict.fromkeys(keys, Unknown(f"max SM clock unknown: {clock.reason}"))
 
     entry = find_entry(name)
-    tensor_clock = _TENSOR_CLOCK_MHZ.get(entry.name) if entry is not None else None
-    if tensor_clock is not None:
-        clock_note = f"{_ghz(tensor_clock)} (datasheet tensor clock; NVML max {_ghz(clock)})"
+    rated = _RATED_CLOCKS_MHZ.get(entry.name) if entry is not None else None
+    if rated is not None:
+        fp32_clock, tensor_clock = rated
+        fp32_note = f"{_ghz(fp32_clock)}" + (
+            "" if fp32_clock == clock else f" (datasheet clock; NVML max {_ghz(clock)})"
+        )
+        tensor_note = f"{_ghz(tensor_clock)} (datasheet tensor clock; NVML max {_ghz(clock)})"
     else:
-        tensor_clock = clock
-        clock_note = f"{_ghz(clock)} (NVML max; datasheets may quote tensor peaks lower)"
+        fp32_clock = tensor_clock = clock
+        fp32_note = f"{_ghz(clock)}"
+        tensor_note = f"{_ghz(clock)} (NVML max; datasheets may quote tensor peaks lower)"
 
     out: dict[str, Maybe[float]] = {}
     for key in keys:
@@ -148,9 +162,9 @@ def _compute(
         if per_sm is None:
             out[key] = Unknown(rates.missing or f"{rates.arch}: no {key} rate")
             continue
-        mhz = clock if key == "fp32" else tensor_clock
+        mhz = fp32_clock if key == "fp32" else tensor_clock
         value = _tflops(sm_count, mhz, per_sm)
-        shown_clock = f"{_ghz(clock)}" if key == "fp32" else clock_note
+        shown_clock = fp32_note if key == "fp32" else tensor_note
         unit = "FP32 lanes" if key == "fp32" else "tensor, FP32 accumulate"
         basis[f"{key}_tflops"] = (
             f"{sm_count} SMs × {shown_clock} × {per_sm} FLOP/clk/SM "

@@ -93,6 +93,14 @@ def test_geforce_ada_runs_fp32_accumulate_at_half_rate() -> None:
     assert "GeForce" in peaks.basis["bf16_tflops"]
 
 
+def test_geforce_4090_uses_boost_clock_not_nvml_max() -> None:
+    # Recorded RTX 4090: NVML max SM clock 3105 MHz, boost 2520 MHz (tests/fixtures/nvml).
+    peaks = peaks_for("NVIDIA GeForce RTX 4090", "8.9", 128, 3105, 10501, 384)
+    assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
+    assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)
+    assert "(datasheet clock; NVML max 3.10 GHz)" in peaks.basis["fp32_tflops"]
+
+
 def test_turing_t4_fp16_and_no_bf16() -> None:
     peaks = peaks_for("Tesla T4", "7.5", 40, 1590, 5001, 256)
     assert peaks.fp16_tflops == pytest.approx(65.1, rel=TIGHT)

@@ -1,0 +1,239 @@
+"""Live NVML readings for the sampler: one ``GpuSample`` per GPU per tick, failing per field."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
+from typing import Any, TypeVar
+
+from gpu_tui.core.devices.doctor import field_reason
+from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.nvml_util import (
+    GpuLostError,
+    first_available,
+    load_nvml,
+    read,
+    throttle_words,
+)
+from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.samples import GpuProcess, GpuSample
+
+T = TypeVar("T")
+
+NOT_IN_NAMESPACE = "not visible in this PID namespace — run the container with --pid=host"
+OTHER_USER = "another user's process"
+
+
+def _ps_lookup(pid: int) -> tuple[Maybe[str], Maybe[str]]:
+    """``(user, command)`` of a host process via psutil, unknown with a reason when hidden."""
+    psutil = importlib.import_module("psutil")  # imported lazily: only needed with processes
+    try:
+        process = psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return Unknown(NOT_IN_NAMESPACE), Unknown(NOT_IN_NAMESPACE)
+    except psutil.AccessDenied:
+        return Unknown(OTHER_USER), Unknown(OTHER_USER)
+
+    def field(get: Callable[[], str]) -> Maybe[str]:
+        try:
+            return get()
+        except psutil.NoSuchProcess:
+            return Unknown(NOT_IN_NAMESPACE)
+        except psutil.AccessDenied:
+            return Unknown(OTHER_USER)
+
+    return field(process.username), field(lambda: " ".join(process.cmdline()) or process.name())
+
+
+ProcessLookup = Callable[[int], tuple[Maybe[str], Maybe[str]]]
+
+
+class NvmlSession:
+    """An open NVML session. ``open`` never raises; ``status`` says whether it worked."""
+
+    def __init__(
+        self, nvml: ModuleType | None, status: BackendStatus, lookup: ProcessLookup
+    ) -> None:
+        self.status = status
+        self._nvml = nvml
+        self._lookup = lookup
+        self._handles: list[object | None] = []
+        self._lost: dict[int, str] = {}
+        self._static: dict[int, dict[str, Maybe[float]]] = {}
+        if nvml is None:
+            return
+        count = read(nvml.nvmlDeviceGetCount)
+        for index in range(count if isinstance(count, int) else 0):
+            try:
+                self._handles.append(nvml.nvmlDeviceGetHandleByIndex(index))
+            except Exception as error:  # GpuIsLost or worse: this GPU only
+                self._handles.append(None)
+                self._lost[index] = field_reason(error)
+
+    @classmethod
+    def open(
+        cls, nvml: ModuleType | None = None, *, process_lookup: ProcessLookup | None = None
+    ) -> NvmlSession:
+        """Start NVML (``nvml`` swaps in a test double). Never raises."""
+        module, failure = load_nvml(nvml)
+        status = failure or BackendStatus("nvml", True)
+        return cls(module, status, process_lookup or _ps_lookup)
+
+    @property
+    def device_count(self) -> int:
+        return len(self._handles)
+
+    def close(self) -> None:
+        """Shut NVML down (once); later samples report the session as closed."""
+        nvml, self._nvml = self._nvml, None
+        if nvml is not None:
+            with contextlib.suppress(Exception):  # nothing useful to do: we are leaving
+                nvml.nvmlShutdown()
+
+    def sample(self, index: int) -> GpuSample:
+        """This GPU's readings now. A lost GPU gives ``GpuSample(lost=True)``; never raises."""
+        nvml, handle = self._nvml, self._handles[index] if index < len(self._handles) else None
+        if index in self._lost:
+            return _lost_sample(index, self._lost[index])
+        if nvml is None or handle is None:
+            return _lost_sample(index, "NVML session is closed", lost=False)
+        try:
+            return self._read(nvml, handle, index)
+        except GpuLostError as lost:
+            self._lost[index] = str(lost)  # a lost GPU does not come back without a reset
+            return _lost_sample(index, str(lost))
+
+    def _limits(self, nvml: ModuleType, handle: object, index: int) -> dict[str, Maybe[float]]:
+        """Per-device values that do not change while we watch; read once, then cached."""
+        if index not in self._static:
+            self._static[index] = {
+                "slowdown": read(
+                    lambda: float(
+                        nvml.nvmlDeviceGetTemperatureThreshold(
+                            handle, nvml.NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+                        )
+                    )
+                ),
+                "sm_max": read(
+                    lambda: float(nvml.nvmlDeviceGetMaxClockInfo(handle, nvml.NVML_CLOCK_SM))
+                ),
+                "mem_max": read(
+                    lambda: float(nvml.nvmlDeviceGetMaxClockInfo(handle, nvml.NVML_CLOCK_MEM))
+                ),
+            }
+        return self._static[index]
+
+    def _read(self, nvml: ModuleType, handle: object, index: int) -> GpuSample:
+        limits = self._limits(nvml, handle, index)
+        util = read(lambda: nvml.nvmlDeviceGetUtilizationRates(handle))
+        memory = read(lambda: nvml.nvmlDeviceGetMemoryInfo(handle))
+        busy, busy_memory = _pair(util, "gpu", "memory", float)
+        used, total = _pair(memory, "used", "total", int)
+        # NVML reports PCIe throughput in KB/s with KB = 1024 bytes (as nvitop converts it).
+        return GpuSample(
+            index=index,
+            utilization_percent=busy,
+            memory_utilization_percent=busy_memory,
+            memory_used_bytes=used,
+            memory_total_bytes=total,
+            temperature_c=read(
+                lambda: float(nvml.nvmlDeviceGetTemperature(handle, nvml.NVML_TEMPERATURE_GPU))
+            ),
+            temperature_slowdown_c=limits["slowdown"],
+            power_watts=read(lambda: nvml.nvmlDeviceGetPowerUsage(handle) / 1000),
+            power_limit_watts=read(lambda: nvml.nvmlDeviceGetEnforcedPowerLimit(handle) / 1000),
+            sm_clock_mhz=read(
+                lambda: float(nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_SM))
+            ),
+            sm_clock_max_mhz=limits["sm_max"],
+            memory_clock_mhz=read(
+                lambda: float(nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_MEM))
+            ),
+            memory_clock_max_mhz=limits["mem_max"],
+            fan_percent=read(lambda: float(nvml.nvmlDeviceGetFanSpeed(handle))),
+            pcie_rx_bytes_per_second=read(
+                lambda: (
+                    1024.0 * nvml.nvmlDeviceGetPcieThroughput(handle, nvml.NVML_PCIE_UTIL_RX_BYTES)
+                )
+            ),
+            pcie_tx_bytes_per_second=read(
+                lambda: (
+                    1024.0 * nvml.nvmlDeviceGetPcieThroughput(handle, nvml.NVML_PCIE_UTIL_TX_BYTES)
+                )
+            ),
+            encoder_percent=read(lambda: float(nvml.nvmlDeviceGetEncoderUtilization(handle)[0])),
+            decoder_percent=read(lambda: float(nvml.nvmlDeviceGetDecoderUtilization(handle)[0])),
+            ecc_errors_uncorrected=read(
+                lambda: int(
+                    nvml.nvmlDeviceGetTotalEccErrors(
+                        handle, nvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, nvml.NVML_VOLATILE_ECC
+                    )
+                )
+            ),
+            throttle_reasons=read(lambda: throttle_words(self._reasons(nvml, handle))),
+            processes=self._processes(nvml, handle),
+        )
+
+    @staticmethod
+    def _reasons(nvml: ModuleType, handle: object) -> int:
+        # "ClocksEvent" is the current name; "ClocksThrottle" the deprecated alias that older
+        # nvidia-ml-py releases (before 12.535) and older drivers only have.
+        names = (
+            "nvmlDeviceGetCurrentClocksEventReasons",
+            "nvmlDeviceGetCurrentClocksThrottleReasons",
+        )
+        return int(first_available(nvml, names, handle))
+
+    def _processes(self, nvml: ModuleType, handle: object) -> Maybe[tuple[GpuProcess, ...]]:
+        # The unversioned names call the _v3 structs; drivers before 530 only have _v2.
+        found: dict[int, GpuProcess] = {}
+        reasons: list[str] = []
+        for kind in ("compute", "graphics"):
+            base = f"nvmlDeviceGet{kind.capitalize()}RunningProcesses"
+            listed = read(partial(first_available, nvml, (base, f"{base}_v2"), handle))
+            if isinstance(listed, Unknown):
+                reasons.append(listed.reason)
+                continue
+            for entry in listed:
+                pid = int(entry.pid)
+                if pid in found:
+                    found[pid] = dataclasses.replace(found[pid], kind="compute+graphics")
+                    continue
+                used = getattr(entry, "usedGpuMemory", None)
+                user, command = self._lookup(pid)
+                found[pid] = GpuProcess(
+                    pid=pid,
+                    kind=kind,
+                    used_memory_bytes=int(used)
+                    if used is not None
+                    else Unknown("not reported by the driver (WDDM or MIG)"),
+                    sm_percent=Unknown("per-process SM use is not sampled"),
+                    user=user,
+                    command=command,
+                )
+        if len(reasons) == 2:
+            return Unknown(reasons[0])
+        return tuple(found.values())
+
+
+def _pair(
+    struct: Maybe[Any], first: str, second: str, kind: Callable[[Any], T]
+) -> tuple[Maybe[T], Maybe[T]]:
+    """Two fields of one NVML struct, both unknown with its reason when the call failed."""
+    if isinstance(struct, Unknown):
+        return struct, struct
+    return read(partial(kind, getattr(struct, first))), read(partial(kind, getattr(struct, second)))
+
+
+def _lost_sample(index: int, reason: str, *, lost: bool = True) -> GpuSample:
+    missing = Unknown(reason)
+    values: dict[str, Any] = {
+        f.name: missing
+        for f in dataclasses.fields(GpuSample)
+        if f.name not in ("index", "lost", "stale", "simulated")
+    }
+    return GpuSample(index=index, lost=lost, **values)

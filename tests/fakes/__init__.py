@@ -1,0 +1,1 @@
+"""Test doubles for hardware libraries this machine lacks (NVML)."""
