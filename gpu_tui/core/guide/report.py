@@ -19,6 +19,14 @@ def _pct(value: float) -> str:
     return f"{value * 100:.1f} %"
 
 
+def _short(name: str, width: int) -> str:
+    """Fit a device name in ``width``; a SIMULATED label is never the part cut off."""
+    if len(name) <= width:
+        return name
+    suffix = " (SIMULATED)" if name.endswith(" (SIMULATED)") else ""
+    return name[: width - len(suffix) - 1].rstrip() + "…" + suffix
+
+
 def _opt(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
@@ -98,8 +106,9 @@ def fit_lines(result: f.FitResult) -> list[str]:
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
+        name = _short(p.target.name, 30)
         lines.append(
-            f" {mark}{p.target.name[:30]:<30} {memory:>9} {needed:>6} {share:>7} {decode:>14}"
+            f" {mark}{name:<30} {memory:>9} {needed:>6} {share:>7} {decode:>14}"
             f"  [{sources.index(p.target.source) + 1}]"
         )
     lines += [

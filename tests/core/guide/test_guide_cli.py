@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -215,3 +216,16 @@ def test_the_installed_entry_point_exits_2_on_bad_input() -> None:
     assert result.stdout == ""
     assert result.stderr.startswith("gpu-tui: model size must be")
     assert result.stderr.count("\n") == 1
+
+
+def test_a_long_simulated_name_keeps_its_label_in_text(
+    capsys: pytest.CaptureFixture[str], discovery: FakeDiscovery
+) -> None:
+    device = replace(
+        make_device(memory=85 * 10**9, bandwidth_gbps=3352.0, simulated=True),
+        name="NVIDIA H100 80GB HBM3 with a long name",
+    )
+    discovery.accelerators = (device,)
+    code, out, _ = run(["--fit", "8B"], capsys)
+    assert code == 0
+    assert " *NVIDIA H100 80GB… (SIMULATED) " in out
