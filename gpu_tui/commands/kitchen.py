@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="change a parameter (repeatable), e.g. --set cooks=64 --set launch_seconds=0.5",
+        help="change a parameter (repeatable; names as in the table), e.g. --set cooks=64",
     )
     parser.add_argument("--list", action="store_true", help="list the scenarios")
     parser.add_argument("--json", action="store_true", help="print JSON (schema_version 1)")
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             width = max(len(name) for name in SCENARIOS)
             for s in SCENARIOS.values():
-                print(f"{s.name:<{width}}  {s.title}: {s.caption}")
+                print(f"{s.name:<{width}}  {s.title} - {s.caption}")
         return 0
     if not args.scenario:
         raise UsageError("kitchen needs --scenario NAME or --list")
