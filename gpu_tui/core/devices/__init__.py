@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from gpu_tui.core.devices.cpu import read_cpu
-from gpu_tui.core.devices.memory import read_memory
 from gpu_tui.core.devices.model import Accelerator, BackendStatus, Inventory
 
 
@@ -15,6 +13,10 @@ def discover(*, demo: bool = False, nvml: ModuleType | None = None) -> Inventory
     Slow-ish (NVML init can take ~100 ms, longer with many GPUs), so the TUI calls it from a
     thread. ``demo`` adds a SIMULATED accelerator; ``nvml`` swaps in a test double.
     """
+    # Imported here, not at the top: devices.model is imported by catalog and peaks, which the
+    # CPU and NVIDIA readers import in turn, and a package-level import would close that loop.
+    from gpu_tui.core.devices.cpu import read_cpu
+    from gpu_tui.core.devices.memory import read_memory
     from gpu_tui.core.devices.nvidia import discover_nvidia
 
     gpus, nvml_status = discover_nvidia(nvml)
