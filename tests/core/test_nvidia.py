@@ -1,0 +1,356 @@
+"""NVML discovery and live readings against recorded GPUs, with every failure the spec names."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gpu_tui.core.devices.model import NvLink
+from gpu_tui.core.devices.nvidia import NvmlSession, cores_per_sm, discover_nvidia
+from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
+from gpu_tui.core.devices.nvml_util import throttle_words
+from gpu_tui.core.fields import Maybe, Unknown
+from tests.fakes.fake_nvml import FakeNvml
+
+NOT_SUPPORTED = Unknown("not supported on this GPU or driver")
+GIB = 1024**3
+
+
+def test_h200_inventory_reproduces_the_peaks() -> None:
+    gpus, status = discover_nvidia(FakeNvml.load("h200"))
+    assert status.available
+    assert status.details == {
+        "driver_version": "550.90.12",
+        "cuda_driver_version": "12.4",
+        "nvml_version": "12.550.90.12",
+    }
+    (gpu,) = gpus
+    assert gpu.name == "NVIDIA H200"
+    assert gpu.architecture == "Hopper"
+    assert gpu.compute_capability == "9.0"
+    assert gpu.cuda_cores == 16896
+    assert gpu.sm_count == 132
+    assert gpu.max_memory_clock_mhz == 3201
+    assert gpu.memory_bus_width_bits == 6144
+    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+    assert gpu.peaks.bf16_tflops == pytest.approx(989.4, rel=1e-3)
+    assert gpu.peaks.fp32_tflops == pytest.approx(66.9, rel=1e-3)
+    assert gpu.datasheet is not None
+    assert gpu.datasheet.memory_bandwidth_gbps == 4800.0
+    assert gpu.power_limit_enforced_watts == 700.0
+    assert gpu.pci_bus_id == "00000000:03:00.0"
+    assert gpu.ecc_enabled is True
+    assert gpu.mig_enabled is False
+    assert gpu.compute_mode == "Default"
+    assert gpu.temperature_slowdown_c == NOT_SUPPORTED
+    assert gpu.nvlink == NOT_SUPPORTED
+    assert not gpu.lost
+
+
+def test_eight_gpu_node_lists_every_gpu_in_order() -> None:
+    gpus, status = discover_nvidia(FakeNvml.load("hgx_h100_8gpu"))
+    assert status.available
+    assert [g.index for g in gpus] == list(range(8))
+    assert gpus[7].uuid == "GPU-33135771-a848-ece1-b61e-489e221d663c"
+    assert all(g.peaks.memory_bandwidth_gbps == pytest.approx(3352.32) for g in gpus)
+    assert {g.datasheet.product for g in gpus if g.datasheet} == {"NVIDIA H100 SXM"}
+
+
+def test_mig_gpu_lists_its_instances() -> None:
+    (gpu,), _ = discover_nvidia(FakeNvml.load("a100_80gb_pcie_mig"))
+    assert gpu.mig_enabled is True
+    assert [m.name.rsplit(" ", 1)[1] for m in gpu.mig_devices] == [
+        "3g.40gb",
+        "2g.20gb",
+        "1g.10gb",
+        "1g.10gb",
+    ]
+    assert gpu.mig_devices[0].memory_total_bytes == 40192 * 1024**2
+    assert gpu.sm_count == 108  # 6912 cores / 64 per SM on CC 8.0
+    assert gpu.peaks.bf16_tflops == pytest.approx(311.9, rel=1e-3)
+
+
+def test_geforce_card() -> None:
+    (gpu,), _ = discover_nvidia(FakeNvml.load("geforce_rtx4090"))
+    assert gpu.sm_count == 128
+    assert gpu.mig_enabled == NOT_SUPPORTED
+    assert gpu.ecc_enabled is False
+    assert gpu.peaks.bf16_tflops == pytest.approx(165.2, rel=1e-3)  # boost, not NVML's 3105
+    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(1008.1, rel=1e-3)
+
+
+def test_nvlink_links_are_counted() -> None:
+    fake = FakeNvml.load("h200")
+    fake.devices[0]["nvlink_active"] = [1] * 16 + [0, 0]
+    (gpu,), _ = discover_nvidia(fake)
+    assert gpu.nvlink == NvLink(active_links=16, max_links=18)
+
+
+@pytest.mark.parametrize(
+    ("fault", "words"),
+    [
+        ("LibraryNotFound", "libnvidia-ml.so.1"),
+        ("LibRmVersionMismatch", "different versions"),
+        ("DriverNotLoaded", "not loaded"),
+        ("NoPermission", "permissions"),
+        ("Unknown", "unknown error"),
+    ],
+)
+def test_init_failures_give_a_status_not_a_crash(fault: str, words: str) -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail_init(fault)
+    gpus, status = discover_nvidia(fake)
+    assert gpus == ()
+    assert status.name == "nvml"
+    assert not status.available
+    assert status.reason is not None
+    assert words in status.reason
+    assert status.fix
+    session = NvmlSession.open(fake)
+    assert session.status == status
+    assert session.device_count == 0
+    session.close()
+
+
+def test_gpu_lost_at_handle_lookup_keeps_the_others() -> None:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    fake.lose(2, at_handle=True)
+    gpus, status = discover_nvidia(fake)
+    assert status.available
+    assert len(gpus) == 8
+    assert gpus[2].lost
+    assert gpus[2].name == "GPU 2: lost"
+    assert gpus[2].uuid == Unknown("the GPU is lost")
+    assert gpus[2].peaks.bf16_tflops == Unknown("the GPU is lost")
+    assert [g.lost for g in gpus].count(True) == 1
+    assert gpus[3].peaks.bf16_tflops == pytest.approx(989.4, rel=1e-3)
+
+
+def test_other_handle_failure_is_unreadable_not_lost() -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail(None, "nvmlDeviceGetHandleByIndex", "NoPermission")
+    (gpu,), status = discover_nvidia(fake)
+    assert status.available
+    assert gpu.name == "GPU 0: unreadable"
+    assert not gpu.lost
+    assert gpu.uuid == Unknown("needs more permissions")
+
+
+def test_not_supported_on_single_fields() -> None:
+    fake = FakeNvml.load("h200")
+    fake.not_supported(0, "nvmlDeviceGetNumGpuCores")
+    fake.not_supported(0, "nvmlDeviceGetVbiosVersion")
+    (gpu,), _ = discover_nvidia(fake)
+    assert gpu.vbios_version == NOT_SUPPORTED
+    assert gpu.cuda_cores == NOT_SUPPORTED
+    assert gpu.sm_count == Unknown("CUDA core count unknown: not supported on this GPU or driver")
+    assert isinstance(gpu.peaks.bf16_tflops, Unknown)
+    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+    assert gpu.name == "NVIDIA H200"
+
+
+def test_everything_not_supported_still_gives_a_device() -> None:
+    fake = FakeNvml.load("h200")
+    for name in vars(FakeNvml):
+        if name.startswith("nvmlDeviceGet") and name != "nvmlDeviceGetHandleByIndex":
+            fake.not_supported(0, name)
+    (gpu,), status = discover_nvidia(fake)
+    assert status.available
+    assert gpu.name == "GPU 0"
+    assert gpu.memory_total_bytes == NOT_SUPPORTED
+    assert gpu.datasheet is None
+
+
+def test_cores_per_sm_table() -> None:
+    assert cores_per_sm("9.0") == 128
+    assert cores_per_sm("8.0") == 64
+    assert cores_per_sm("3.5") is None
+
+
+def test_nvml_is_not_imported_at_module_import() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, gpu_tui.core.devices.nvidia; print('pynvml' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---- live readings ---------------------------------------------------------------------------
+
+
+def hidden(pid: int) -> tuple[Maybe[str], Maybe[str]]:
+    return {
+        4242: ("alice", "python train.py"),
+        777: (Unknown(OTHER_USER), Unknown(OTHER_USER)),
+    }.get(pid, (Unknown(NOT_IN_NAMESPACE), Unknown(NOT_IN_NAMESPACE)))
+
+
+def loaded_h200() -> FakeNvml:
+    fake = FakeNvml.load("h200")
+    device = fake.devices[0]
+    device["temperature_threshold_c"] = {"slowdown": 87, "shutdown": 95, "gpu_max": 85}
+    device.update(
+        utilization_percent={"gpu": 97, "memory": 41},
+        power_usage_mw=699_120,
+        clock_mhz={"sm": 1755, "mem": 3201},
+        clocks_event_reasons=0x4,
+        temperature_c=71,
+    )
+    fake.set_processes(
+        0,
+        compute=[
+            {"pid": 4242, "used_memory_bytes": 60 * GIB},
+            {"pid": 777, "used_memory_bytes": 2 * GIB},
+            {"pid": 31337, "used_memory_bytes": None},
+        ],
+        graphics=[{"pid": 4242, "used_memory_bytes": 60 * GIB}],
+    )
+    return fake
+
+
+def test_sample_readings_and_units() -> None:
+    session = NvmlSession.open(loaded_h200(), process_lookup=hidden)
+    assert session.status.available
+    assert session.device_count == 1
+    s = session.sample(0)
+    assert s.utilization_percent == 97.0
+    assert s.memory_utilization_percent == 41.0
+    assert s.memory_total_bytes == 143771 * 1024**2
+    assert s.temperature_c == 71.0
+    assert s.temperature_slowdown_c == 87.0
+    assert s.power_watts == pytest.approx(699.12)
+    assert s.power_limit_watts == 700.0
+    assert s.sm_clock_mhz == 1755.0
+    assert s.sm_clock_max_mhz == 1980.0
+    assert s.memory_clock_max_mhz == 3201.0
+    assert s.pcie_tx_bytes_per_second == 657 * 1024
+    assert s.pcie_rx_bytes_per_second == 619 * 1024
+    assert s.fan_percent == NOT_SUPPORTED
+    assert s.ecc_errors_uncorrected == 0
+    assert s.throttle_reasons == ("power cap",)
+    assert not s.lost
+    session.close()
+
+
+def test_processes_joined_with_host_info() -> None:
+    session = NvmlSession.open(loaded_h200(), process_lookup=hidden)
+    procs = session.sample(0).processes
+    assert isinstance(procs, tuple)
+    by_pid = {p.pid: p for p in procs}
+    assert by_pid[4242].kind == "compute+graphics"
+    assert by_pid[4242].command == "python train.py"
+    assert by_pid[4242].used_memory_bytes == 60 * GIB
+    assert by_pid[777].user == Unknown("another user's process")
+    assert by_pid[31337].command == Unknown(
+        "not visible in this PID namespace — run the container with --pid=host"
+    )
+    assert isinstance(by_pid[31337].used_memory_bytes, Unknown)
+
+
+def test_real_psutil_lookup_for_a_pid_that_does_not_exist() -> None:
+    fake = loaded_h200()
+    fake.set_processes(0, compute=[{"pid": 2**22 + 12345, "used_memory_bytes": 1}], graphics=[])
+    (proc,) = NvmlSession.open(fake).sample(0).processes  # type: ignore[misc]
+    assert proc.command == Unknown(NOT_IN_NAMESPACE)
+
+
+def test_processes_vanish_between_samples() -> None:
+    fake = loaded_h200()
+    session = NvmlSession.open(fake, process_lookup=hidden)
+    assert len(session.sample(0).processes) == 3  # type: ignore[arg-type]
+    fake.set_processes(0, compute=[], graphics=[])
+    assert session.sample(0).processes == ()
+
+
+def test_process_list_falls_back_to_v2() -> None:
+    fake = loaded_h200()
+    fake.fail(0, "nvmlDeviceGetComputeRunningProcesses", "FunctionNotFound")
+    fake.fail(0, "nvmlDeviceGetGraphicsRunningProcesses", "FunctionNotFound")
+    procs = NvmlSession.open(fake, process_lookup=hidden).sample(0).processes
+    assert isinstance(procs, tuple)
+    assert len(procs) == 3
+    assert "nvmlDeviceGetComputeRunningProcesses_v2" in fake.calls
+
+
+def test_throttle_reasons_fall_back_to_deprecated_name() -> None:
+    fake = loaded_h200()
+    fake.remove_function("nvmlDeviceGetCurrentClocksEventReasons")
+    assert NvmlSession.open(fake).sample(0).throttle_reasons == ("power cap",)
+    assert "nvmlDeviceGetCurrentClocksThrottleReasons" in fake.calls
+    driver_lacks = loaded_h200()
+    driver_lacks.fail(0, "nvmlDeviceGetCurrentClocksEventReasons", "FunctionNotFound")
+    assert NvmlSession.open(driver_lacks).sample(0).throttle_reasons == ("power cap",)
+
+
+@pytest.mark.parametrize(
+    ("mask", "words"),
+    [
+        (0x0, ()),
+        (0x1, ("idle",)),
+        (0x4 | 0x20, ("power cap", "thermal slowdown")),
+        (0x8 | 0x40, ("hardware thermal slowdown",)),
+        (0x8, ("hardware slowdown",)),
+        (0x8 | 0x80, ("hardware power brake",)),
+        (0x1000, ("other (0x1000)",)),
+    ],
+)
+def test_throttle_words(mask: int, words: tuple[str, ...]) -> None:
+    assert throttle_words(mask) == words
+
+
+def test_gpu_lost_mid_session_gives_lost_sample_and_others_keep_working() -> None:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    session = NvmlSession.open(fake)
+    assert not session.sample(5).lost
+    fake.lose(5)
+    lost = session.sample(5)
+    assert lost.lost
+    assert lost.power_watts == Unknown("the GPU is lost")
+    assert session.sample(5).lost  # stays lost without asking the driver again
+    assert session.sample(4).power_watts == pytest.approx(84.94)
+
+
+def test_gpu_lost_at_handle_lookup_in_session() -> None:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    fake.lose(0, at_handle=True)
+    session = NvmlSession.open(fake)
+    assert session.device_count == 8
+    assert session.sample(0).lost
+    assert session.sample(1).temperature_c == 30.0
+
+
+def test_single_live_fields_not_supported() -> None:
+    fake = FakeNvml.load("h200")
+    fake.not_supported(0, "nvmlDeviceGetPowerUsage")
+    fake.fail(0, "nvmlDeviceGetTemperature", "NoPermission")
+    s = NvmlSession.open(fake).sample(0)
+    assert s.power_watts == NOT_SUPPORTED
+    assert s.temperature_c == Unknown("needs more permissions")
+    assert s.utilization_percent == 0.0
+
+
+def test_mig_parent_utilisation_is_unknown_not_zero() -> None:
+    s = NvmlSession.open(FakeNvml.load("a100_80gb_pcie_mig")).sample(0)
+    assert s.utilization_percent == NOT_SUPPORTED
+    assert s.memory_used_bytes == 44 * 1024**2
+
+
+def test_blocking_call_returns_after_the_block() -> None:
+    fake = FakeNvml.load("h200")
+    fake.block("nvmlDeviceGetPowerUsage", 0.2)
+    session = NvmlSession.open(fake)
+    started = time.monotonic()
+    s = session.sample(0)
+    assert time.monotonic() - started >= 0.2
+    assert s.power_watts == pytest.approx(74.58)
+
+
+def test_sample_after_close_says_closed() -> None:
+    session = NvmlSession.open(FakeNvml.load("h200"))
+    session.close()
+    session.close()  # twice is fine
+    s = session.sample(0)
+    assert not s.lost
+    assert s.power_watts == Unknown("NVML session is closed")
