@@ -63,9 +63,17 @@ class Series:
     def append(self, value: float | None) -> None:
         """Add the newest reading (``None`` for unknown), dropping the oldest when full."""
         with self._lock:
-            self._data[self._head] = _NAN if value is None else value
-            self._head = (self._head + 1) % len(self._data)
-            self._count = min(self._count + 1, len(self._data))
+            self.put_locked(value)
+
+    def put_locked(self, value: float | None) -> None:
+        """``append`` for a caller already holding the history's lock (the sampler, per tick)."""
+        data = self._data
+        head = self._head
+        data[head] = _NAN if value is None else value
+        head += 1
+        self._head = 0 if head == len(data) else head
+        if self._count < len(data):
+            self._count += 1
 
     def values(self) -> list[float | None]:
         """The readings held, oldest first; ``None`` where a reading was unknown."""
@@ -104,39 +112,30 @@ class GpuHistory:
         self.pcie_tx_bytes_per_second = series("PCIe tx", "B/s", None)
         self.encoder_percent = series("encoder", "%", 100.0)
         self.decoder_percent = series("decoder", "%", 100.0)
+        # Each ring is named after the GpuSample field it records; these fields set a scale.
+        self._fields = tuple((s, name) for name, s in vars(self).items() if isinstance(s, Series))
+        self._limits = (
+            (self.memory_used_bytes, "memory_total_bytes"),
+            (self.temperature_c, "temperature_slowdown_c"),
+            (self.power_watts, "power_limit_watts"),
+            (self.sm_clock_mhz, "sm_clock_max_mhz"),
+            (self.memory_clock_mhz, "memory_clock_max_mhz"),
+        )
 
     def all_series(self) -> tuple[Series, ...]:
-        return tuple(v for v in vars(self).values() if isinstance(v, Series))
+        return tuple(series for series, _ in self._fields)
 
     def append(self, gpu: GpuSample) -> None:
+        """Record one reading; the caller holds the history's lock."""
+        for target, limit_field in self._limits:
+            limit = getattr(gpu, limit_field)
+            if not isinstance(limit, Unknown) and limit > 0:
+                target.high = float(limit)
         # A stale or lost reading repeats old values; record a gap rather than a flat line.
         fresh = not (gpu.stale or gpu.lost)
-
-        def put(target: Series, value: Maybe[float] | Maybe[int]) -> None:
-            target.append(_number(value) if fresh else None)
-
-        def limit(target: Series, value: Maybe[float] | Maybe[int]) -> None:
-            number = _number(value)
-            if number is not None and number > 0:
-                target.high = number
-
-        limit(self.memory_used_bytes, gpu.memory_total_bytes)
-        limit(self.temperature_c, gpu.temperature_slowdown_c)
-        limit(self.power_watts, gpu.power_limit_watts)
-        limit(self.sm_clock_mhz, gpu.sm_clock_max_mhz)
-        limit(self.memory_clock_mhz, gpu.memory_clock_max_mhz)
-        put(self.utilization_percent, gpu.utilization_percent)
-        put(self.memory_utilization_percent, gpu.memory_utilization_percent)
-        put(self.memory_used_bytes, gpu.memory_used_bytes)
-        put(self.temperature_c, gpu.temperature_c)
-        put(self.power_watts, gpu.power_watts)
-        put(self.sm_clock_mhz, gpu.sm_clock_mhz)
-        put(self.memory_clock_mhz, gpu.memory_clock_mhz)
-        put(self.fan_percent, gpu.fan_percent)
-        put(self.pcie_rx_bytes_per_second, gpu.pcie_rx_bytes_per_second)
-        put(self.pcie_tx_bytes_per_second, gpu.pcie_tx_bytes_per_second)
-        put(self.encoder_percent, gpu.encoder_percent)
-        put(self.decoder_percent, gpu.decoder_percent)
+        for target, field in self._fields:
+            value = getattr(gpu, field) if fresh else None
+            target.put_locked(None if value is None or isinstance(value, Unknown) else value)
 
 
 class History:
@@ -188,7 +187,7 @@ class History:
     def append(self, sample: Sample) -> None:
         """Record one tick."""
         with self._lock:
-            self.timestamps.append(sample.timestamp)
+            self.timestamps.put_locked(sample.timestamp)
             self._append_host(sample)
             for slot, gpu in enumerate(sample.gpus[: self._max_gpus]):
                 if slot == len(self.gpus):
@@ -197,7 +196,7 @@ class History:
             # A slot missing from this tick gets a gap, so all rings stay aligned in time.
             for gpu_history in self.gpus[len(sample.gpus) :]:
                 for missing in gpu_history.all_series():
-                    missing.append(None)
+                    missing.put_locked(None)
 
     def _append_host(self, sample: Sample) -> None:
         cpu, memory = sample.cpu, sample.memory
@@ -208,14 +207,15 @@ class History:
             )
             # Load equal to the core count means every core busy: the natural full scale.
             self.load_average_1m.high = float(len(self.cpu_cores)) or None
-        self.cpu_percent.append(cpu.percent)
+        self.cpu_percent.put_locked(cpu.percent)
+        cores = cpu.per_core_percent
         for i, core in enumerate(self.cpu_cores):
-            core.append(cpu.per_core_percent[i] if i < len(cpu.per_core_percent) else None)
-        self.cpu_frequency_mhz.append(_number(cpu.frequency_mhz))
-        self.cpu_temperature_c.append(_number(cpu.temperature_c))
+            core.put_locked(cores[i] if i < len(cores) else None)
+        self.cpu_frequency_mhz.put_locked(_number(cpu.frequency_mhz))
+        self.cpu_temperature_c.put_locked(_number(cpu.temperature_c))
         load = cpu.load_average
-        self.load_average_1m.append(None if isinstance(load, Unknown) else load[0])
+        self.load_average_1m.put_locked(None if isinstance(load, Unknown) else load[0])
         self.memory_used_bytes.high = float(memory.total_bytes) or None
-        self.memory_used_bytes.append(float(memory.used_bytes))
+        self.memory_used_bytes.put_locked(float(memory.used_bytes))
         self.swap_used_bytes.high = float(memory.swap_total_bytes) or None
-        self.swap_used_bytes.append(float(memory.swap_used_bytes))
+        self.swap_used_bytes.put_locked(float(memory.swap_used_bytes))
