@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ class Unknown:
         return f"unknown ({self.reason})"
 
 
-Maybe = T | Unknown
+Maybe: TypeAlias = T | Unknown
 """A value of type ``T`` or ``Unknown(reason)``."""
 
 

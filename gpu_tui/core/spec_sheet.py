@@ -47,7 +47,7 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
     cores = f"{cpu.physical_cores} physical / {cpu.logical_cores} logical"
     if isinstance(cpu.physical_cores, Unknown):
         cores = f"{cpu.logical_cores} logical"
-    caches = "  ".join(f"{level} {format_bytes(size)}" for level, size in cpu.cache_bytes.items())
+    caches = " · ".join(f"{level} {format_bytes(size)}" for level, size in cpu.cache_bytes.items())
     clock = row("cpu.clock", "Clock now", cpu.current_mhz, _mhz(cpu.current_mhz))
     rows = [
         SpecRow("cpu.model", "Model", cpu.model),
@@ -66,7 +66,7 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
             "" if caches else "not in sysfs",
             not caches,
         ),
-        SpecRow("cpu.simd", "AI instructions", " ".join(cpu.simd) or "none found"),
+        SpecRow("cpu.simd", "AI instructions", simd_summary(cpu.simd), " ".join(cpu.simd)),
         row(
             "cpu.peak",
             "FP32 peak",
@@ -76,6 +76,31 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
         ),
     ]
     return SpecSection(f"CPU · {cpu.model}", tuple(rows))
+
+
+def simd_summary(flags: tuple[str, ...]) -> str:
+    """Group SIMD flags the way people talk about them: ``AMX · AVX-512 +BF16 +VNNI · AVX2``."""
+    have = set(flags)
+    parts = []
+    if "amx_tile" in have:
+        parts.append("AMX")
+    if "avx512f" in have:
+        extras = [name for flag, name in AVX512_EXTRAS if flag in have]
+        parts.append(" +".join(["AVX-512", *extras]))
+    if "avx2" in have:
+        parts.append("AVX2+FMA" if "fma" in have else "AVX2")
+    elif "avx" in have:
+        parts.append("AVX")
+    if "asimd" in have:
+        parts.append("NEON")
+    if "sve" in have:
+        parts.append("SVE2" if "sve2" in have else "SVE")
+    parts.extend(name for flag, name in ARM_EXTRAS if flag in have)
+    return " · ".join(parts) or "none found"
+
+
+AVX512_EXTRAS = (("avx512_fp16", "FP16"), ("avx512_bf16", "BF16"), ("avx512_vnni", "VNNI"))
+ARM_EXTRAS = (("bf16", "BF16"), ("i8mm", "I8MM"), ("sme", "SME"))
 
 
 def memory_section(memory: MemoryInfo) -> SpecSection:

@@ -4,46 +4,24 @@ from __future__ import annotations
 
 import importlib
 import socket
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widget import Widget
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.messages import InventoryReady
+from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
 
 
-def _discover_real(demo: bool) -> Callable[[], Inventory]:
-    def discover_now() -> Inventory:
-        from gpu_tui.core.devices import discover
-
-        return discover(demo=demo)
-
-    return discover_now
-
-
-@dataclass(frozen=True)
-class AppConfig:
-    """How to start the app. Tests pass a fixed ``discover`` so no real hardware is read."""
-
-    demo: bool = False
-    pane: str = "specs"
-    refresh_seconds: float = 1.0
-    discover: Callable[[], Inventory] | None = field(default=None, compare=False)
-    host: str | None = None
-    """Shown in the header; fixed in snapshot tests so they do not depend on the machine."""
-
-
-def load_pane(spec: PaneSpec) -> type[Widget]:
+def load_pane(spec: PaneSpec) -> type[Pane]:
     """Import a pane class from its ``module:Class`` path."""
     module_name, class_name = spec.widget.split(":")
-    pane_class: type[Widget] = getattr(importlib.import_module(module_name), class_name)
+    pane_class: type[Pane] = getattr(importlib.import_module(module_name), class_name)
     return pane_class
 
 
@@ -52,8 +30,8 @@ class GpuTuiApp(App[int]):
 
     TITLE = "gpu-tui"
     CSS_PATH = stylesheets()  # type: ignore[assignment]  # Textual accepts a list of paths
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
-    BINDINGS = [
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 — Textual API
+    BINDINGS = [  # noqa: RUF012 — Textual API
         *(
             Binding(pane.key, f"show_pane('{pane.name}')", pane.title, key_display=pane.key)
             for pane in PANES
@@ -74,24 +52,34 @@ class GpuTuiApp(App[int]):
         with TabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
             for spec in PANES:
                 with TabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
-                    yield load_pane(spec)(id=spec.name)
+                    yield load_pane(spec)(self.config, id=spec.name)
         yield Footer()
 
     def on_mount(self) -> None:
         self.discover_inventory()
+        # Keys go to the pane, not the tab bar, from the first frame.
+        self.call_after_refresh(self.action_show_pane, self.config.pane)
 
     @work(thread=True, exclusive=True, group="inventory", exit_on_error=False)
     def discover_inventory(self) -> None:
         """Read the hardware off the event loop; NVML can take a while on big machines."""
-        discover = self.config.discover or _discover_real(self.config.demo)
-        self.post_message(InventoryReady(discover()))
+        if self.config.discover is not None:
+            inventory = self.config.discover()
+        else:
+            from gpu_tui.core.devices import discover
+
+            inventory = discover(demo=self.config.demo)
+        self.post_message(InventoryReady(inventory))
 
     def on_inventory_ready(self, message: InventoryReady) -> None:
         self.inventory = message.inventory
-        for spec in PANES:
-            pane = self.query_one(f"#{spec.name}")
-            if hasattr(pane, "inventory"):
-                pane.inventory = message.inventory
+        for pane in self.query(Pane):
+            pane.inventory = message.inventory
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Tell each pane whether it is visible, so hidden panes stop drawing."""
+        for pane in self.query(Pane):
+            pane.active = event.pane.id == f"pane-{pane.id}"
 
     def action_show_pane(self, name: str) -> None:
         self.query_one("#panes", TabbedContent).active = f"pane-{name}"
@@ -102,6 +90,9 @@ class GpuTuiApp(App[int]):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
+
+
+__all__ = ["AppConfig", "GpuTuiApp", "make_app"]
 
 
 def make_app(config: AppConfig | None = None) -> GpuTuiApp:

@@ -20,9 +20,7 @@ class PaneSpec:
     """``module:ClassName`` of the pane widget."""
 
 
-PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("specs", "Specs", "1", "gpu_tui.ui.specs_pane:SpecsPane"),
-)
+PANES: tuple[PaneSpec, ...] = (PaneSpec("specs", "Specs", "1", "gpu_tui.ui.specs_pane:SpecsPane"),)
 
 
 def pane_names() -> tuple[str, ...]:

@@ -5,24 +5,25 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gpu_tui.core.compare import Comparison, compare_accelerator, compare_cpu
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.explain import explain
 from gpu_tui.core.spec_sheet import SpecRow, SpecSection, spec_sheet
+from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.pane import Pane
+from gpu_tui.ui.widgets.compare_bars import CompareBars
 
 
-class SpecsPane(Widget, can_focus=False):
+class SpecsPane(Pane, can_focus=False):
     """Devices on the left, the selected device's fields on the right, an explanation below."""
 
-    inventory: reactive[Inventory | None] = reactive(None)
-
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 — Textual's name
-        super().__init__(id=id)
+    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(config, id=id)
         self.sections: tuple[SpecSection, ...] = ()
+        self.comparisons: tuple[tuple[Comparison, ...], ...] = ()
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -30,12 +31,14 @@ class SpecsPane(Widget, can_focus=False):
             with Vertical(id="spec-main"):
                 yield DataTable(id="spec-table", cursor_type="row", zebra_stripes=True)
                 yield Static(id="spec-explain")
+            yield CompareBars(id="spec-compare")
 
     def on_mount(self) -> None:
         table = self.query_one("#spec-table", DataTable)
         table.add_column("Field", key="field", width=18)
         table.add_column("Value", key="value")
         self.query_one("#spec-devices", OptionList).border_title = "Devices"
+        self.query_one("#spec-compare", CompareBars).border_title = "How it compares"
 
     def focus(self, scroll_visible: bool = True) -> SpecsPane:
         self.query_one("#spec-devices", OptionList).focus(scroll_visible)
@@ -45,6 +48,13 @@ class SpecsPane(Widget, can_focus=False):
         if inventory is None:
             return
         self.sections = spec_sheet(inventory)
+        # Same order as spec_sheet: CPU, memory, accelerators, backends.
+        self.comparisons = (
+            compare_cpu(inventory.cpu),
+            (),
+            *(() if gpu.lost else compare_accelerator(gpu) for gpu in inventory.accelerators),
+            *(() for _ in inventory.backends),
+        )
         devices = self.query_one("#spec-devices", OptionList)
         devices.clear_options()
         devices.add_options(_device_option(i, s) for i, s in enumerate(self.sections))
@@ -69,6 +79,9 @@ class SpecsPane(Widget, can_focus=False):
             value = Text(spec_row.value, style="dim italic" if spec_row.unknown else "")
             table.add_row(spec_row.label, value, key=str(number))
         table.move_cursor(row=0)
+        compare = self.query_one("#spec-compare", CompareBars)
+        compare.comparisons = self.comparisons[index] if index < len(self.comparisons) else ()
+        compare.set_class(not compare.comparisons, "-empty")
         self.explain_row(section.rows[0] if section.rows else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -1,4 +1,4 @@
-"""A fixed inventory (recorded CPU, fixed memory, the simulated GPU) so UI tests never read hardware."""
+"""A fixed inventory (recorded CPU, fixed memory, the simulated GPU): UI tests read no hardware."""
 
 from __future__ import annotations
 

@@ -1,0 +1,20 @@
+"""How the app was asked to start; every pane receives it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gpu_tui.core.devices.model import Inventory
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    """Start-up options. Tests pass a fixed ``discover`` so no real hardware is read."""
+
+    demo: bool = False
+    pane: str = "specs"
+    refresh_seconds: float = 1.0
+    discover: Callable[[], Inventory] | None = field(default=None, compare=False)
+    host: str | None = None
+    """Shown in the header; fixed in snapshot tests so they do not depend on the machine."""

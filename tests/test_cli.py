@@ -1,0 +1,83 @@
+"""The command line as a user runs it: `python -m gpu_tui ...` in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def gpu_tui(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpu_tui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_info_json_on_this_machine_without_a_gpu() -> None:
+    result = gpu_tui("info", "--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["schema_version"] == 1
+    assert document["cpu"]["logical_cores"] == os.cpu_count()
+    assert document["accelerators"] == []
+    nvml = document["backends"]["nvml"]
+    assert nvml["available"] is False
+    assert nvml["reason"]  # says why, e.g. the library is not found
+
+
+@pytest.mark.parametrize("argv", [("--demo", "info", "--json"), ("info", "--demo", "--json")])
+def test_demo_adds_one_simulated_accelerator(argv: tuple[str, ...]) -> None:
+    result = gpu_tui(*argv)
+    assert result.returncode == 0, result.stderr
+    (gpu,) = json.loads(result.stdout)["accelerators"]
+    assert gpu["simulated"] is True
+    assert "SIMULATED" in gpu["name"]
+    assert gpu["peaks"]["bf16_tflops"] > 0
+
+
+def test_info_for_humans_names_the_cpu() -> None:
+    result = gpu_tui("info")
+    assert result.returncode == 0, result.stderr
+    assert "CPU ·" in result.stdout
+    assert "FP32 peak" in result.stdout
+    assert "NVIDIA driver (NVML)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--bogus",),
+        ("info", "--bogus"),
+        ("--pane", "nowhere"),
+        ("--refresh", "0"),
+        ("--refresh", "fast"),
+        ("nonsense-command",),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(argv: tuple[str, ...]) -> None:
+    result = gpu_tui(*argv)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith("gpu-tui")
+
+
+def test_the_tui_without_a_terminal_says_so() -> None:
+    result = gpu_tui()
+    assert result.returncode == 2
+    assert "needs a terminal" in result.stderr
+
+
+def test_help_documents_every_subcommand() -> None:
+    result = gpu_tui("--help")
+    assert result.returncode == 0
+    for word in ("info", "--demo", "--pane", "--refresh"):
+        assert word in result.stdout
