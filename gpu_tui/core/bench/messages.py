@@ -1,0 +1,88 @@
+"""What a :class:`~gpu_tui.core.bench.runner.BenchRunner` yields while a run goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpu_tui.core.bench.results import BenchResult, RunDocument
+
+
+@dataclass(frozen=True)
+class Status:
+    """A phase of the worker's life, e.g. "loading PyTorch"."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class EnvironmentReady:
+    """The worker's environment record (software, flags, devices): arrives once, before results."""
+
+    environment: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Benchmark ``index`` of ``total`` (a benchmark on one device) has started."""
+
+    index: int
+    total: int
+    benchmark: str
+    device: str
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """The current measurement and how far through its budget it is (0..1); latest wins."""
+
+    label: str
+    fraction: float
+
+    def can_replace(self, other: object) -> bool:
+        return isinstance(other, Heartbeat)
+
+
+@dataclass(frozen=True)
+class ResultReady:
+    """One measurement finished; it is already in the document and saved."""
+
+    result: BenchResult
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something that could not run here, and why (not a failure)."""
+
+    benchmark: str
+    device: str
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BenchError:
+    """A failure. ``fatal`` ends the run (torch missing, crash, hang); otherwise the run goes on.
+
+    ``kind``: ``torch_missing``, ``bad_device``, ``bad_plan``, ``oom``, ``exception``, ``crash``,
+    ``hang`` or ``protocol``.
+    """
+
+    kind: str
+    message: str
+    benchmark: str | None = None
+    device: str | None = None
+    fatal: bool = False
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The run is over: ``completed``, ``cancelled`` or ``failed``; the final document."""
+
+    status: str
+    document: RunDocument
+
+
+Message = (
+    Status | EnvironmentReady | Progress | Heartbeat | ResultReady | Skipped | BenchError | Finished
+)

@@ -1,0 +1,130 @@
+"""% of theoretical peak (rule R14), using gpu-tui's inventory and peak tables when present."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_tui.core.bench.formulas import Figure, pcie_gbps
+from gpu_tui.core.fields import Unknown
+
+ABOVE = 100.0
+BELOW = 10.0
+
+
+def _known(value: Any) -> float | None:
+    return None if value is None or isinstance(value, Unknown) else float(value)
+
+
+def cpu_peak_gflops() -> float | None:
+    """The CPU's fp32 peak from the inventory (None while unknown or not yet available)."""
+    try:
+        from gpu_tui.core.devices.cpu import read_cpu
+    except ImportError:  # the inventory lands separately; until then the peak is just unknown
+        return None
+    try:
+        return _known(read_cpu().peak.gflops)
+    except Exception:  # a peak is a nicety: never let it break a benchmark run
+        return None
+
+
+def gpu_peaks(device: dict[str, Any]) -> Any:
+    """``Peaks`` for a worker device record, or None when gpu-tui's peak tables are missing."""
+    try:
+        from gpu_tui.core.peaks import gpu_peaks as compute
+    except ImportError:
+        return None
+    try:
+        return compute(
+            vendor=device.get("vendor") or "NVIDIA",
+            name=device.get("name") or "",
+            compute_capability=device.get("compute_capability") or Unknown("not reported"),
+            sm_count=device.get("sm_count") or Unknown("not reported by torch"),
+            max_sm_clock_mhz=_mhz(device.get("max_sm_clock_mhz")),
+            max_memory_clock_mhz=_mhz(device.get("max_memory_clock_mhz")),
+            memory_bus_width_bits=device.get("memory_bus_width_bits")
+            or Unknown("not reported by torch"),
+        )
+    except Exception:
+        return None
+
+
+def _mhz(value: Any) -> int | Unknown:
+    # torch reports kHz (the worker divides); CUDA 13 no longer fills these fields
+    return round(float(value)) if value else Unknown("clock not reported by torch")
+
+
+class PeakTable:
+    """Peaks per device of one run, looked up once from the worker's environment record."""
+
+    def __init__(
+        self, environment: dict[str, Any], *, pcie: dict[str, float] | None = None
+    ) -> None:
+        self._peaks: dict[tuple[str, str], float] = {}
+        for device in environment.get("devices") or []:
+            name = device.get("device", "")
+            if name == "cpu":
+                gflops = cpu_peak_gflops()
+                if gflops:
+                    self._peaks[("cpu", "fp32")] = gflops
+                continue
+            peaks = gpu_peaks(device)
+            if peaks is None:
+                continue
+            for kind in ("fp32", "tf32", "fp16", "bf16", "fp8"):
+                value = _known(getattr(peaks, f"{kind}_tflops", None))
+                if value:
+                    self._peaks[(name, kind)] = value
+            bandwidth = _known(getattr(peaks, "memory_bandwidth_gbps", None))
+            if bandwidth:
+                self._peaks[(name, "memory")] = bandwidth
+        for name, gbps in (pcie or {}).items():
+            self._peaks[(name, "pcie")] = gbps
+
+    def set(self, device: str, kind: str, value: float) -> None:
+        self._peaks[(device, kind)] = value
+
+    def lookup(self, device: str, kind: str | None) -> float | None:
+        return None if kind is None else self._peaks.get((device, kind))
+
+    def percent(self, device: str, figure: Figure) -> tuple[float | None, list[str]]:
+        """% of peak and the warnings it raises (above 100 %, below 10 %)."""
+        peak = self.lookup(device, figure.peak_kind)
+        if not peak:
+            return None, []
+        percent = 100.0 * figure.value / peak
+        if percent > ABOVE:
+            return percent, [
+                f"{percent:.0f} % of peak: above 100 % means a wrong peak (sparse figure, clock "
+                "assumption), a wrong work count, or a cache effect"
+            ]
+        if percent < BELOW:
+            return percent, [f"{percent:.1f} % of peak: a small problem, or misconfigured"]
+        return percent, []
+
+
+def pcie_from_inventory(environment: dict[str, Any]) -> dict[str, float]:
+    """One-direction PCIe peaks per cuda device, matched by UUID against the NVML inventory."""
+    uuids = {d.get("uuid"): d["device"] for d in environment.get("devices") or [] if d.get("uuid")}
+    if not uuids:
+        return {}
+    try:
+        from gpu_tui.core.devices import discover
+
+        inventory = discover()
+    except Exception:  # no NVML, or the inventory is not there yet: PCIe peak stays unknown
+        return {}
+    found: dict[str, float] = {}
+    for gpu in getattr(inventory, "accelerators", []):
+        uuid = _known_str(getattr(gpu, "uuid", None))
+        device = next((dev for u, dev in uuids.items() if uuid and uuid in str(u)), None)
+        generation = _known(getattr(gpu, "pcie_generation_max", None))
+        lanes = _known(getattr(gpu, "pcie_width_max", None))
+        if device and generation and lanes:
+            gbps = pcie_gbps(int(generation), int(lanes))
+            if gbps:
+                found[device] = gbps
+    return found
+
+
+def _known_str(value: Any) -> str | None:
+    return None if value is None or isinstance(value, Unknown) else str(value).replace("GPU-", "")

@@ -1,0 +1,192 @@
+"""Human output for a run: the results table, the lessons (speedup, crossover), charts, deltas."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.store import Delta
+
+TAGS = (
+    ("result check FAILED", "WRONG"),
+    ("very noisy", "noisy"),
+    ("noisy", "noisy"),
+    ("only ", "few"),
+    ("foreign CPU load", "load"),
+    ("above 100 %", ">peak"),
+    ("a small problem", "<10%"),
+    ("arrays of", "cache"),
+)
+LEGEND = (
+    "notes: load = other processes used the CPU meanwhile; noisy = IQR/median > 10 %; "
+    "few = under 5 repeats; <10% / >peak = far from / above the theoretical peak; "
+    "WRONG = the output did not match the float64 reference"
+)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def tags(result: BenchResult) -> str:
+    found: list[str] = []
+    for warning in result.warnings:
+        tag = next((t for prefix, t in TAGS if prefix in warning), "!")
+        if tag not in found:
+            found.append(tag)
+    return ",".join(found)
+
+
+def size_of(result: BenchResult) -> str:
+    p = result.params
+    for key in ("n", "m", "array_bytes", "bytes"):
+        if key in p:
+            value = int(p[key])
+            if key in ("array_bytes", "bytes"):
+                return _bytes(value)
+            return f"n={value}"
+    if "batch" in p:
+        return f"B={p['batch']}" + (f" d={p['d']}" if "d" in p else "")
+    return ""
+
+
+def _bytes(value: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value >= scale:
+            return f"{value / scale:g} {unit}"
+    return f"{value} B"
+
+
+def _seconds(value: float) -> str:
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.1f} us"
+
+
+def _number(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> str:
+    """One line per result; fits 100 columns (80 without the delta column)."""
+    head = f"{'benchmark':<24}{'device':<7}{'dtype':<6}{'size':<10}{'value':>16}{'% pk':>6}"
+    head += f"{'median':>10}{'p20-p80':>9}{'n':>4} notes"
+    if deltas is not None:
+        head += "   vs baseline"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        name = f"{r.benchmark} {r.variant}"[:23]
+        value = f"{_number(r.value)} {r.unit}"
+        peak = "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}"
+        spread = (r.p80_seconds - r.p20_seconds) / r.median_seconds if r.median_seconds else 0.0
+        line = (
+            f"{name:<24}{r.device:<7}{(r.dtype or '-'):<6}{size_of(r):<10}{value:>16}"
+            f"{peak:>6}{_seconds(r.median_seconds):>10}{spread:>8.0%} {r.repeats:>4} {tags(r)}"
+        )
+        if deltas is not None:
+            delta = deltas.get(r.key)
+            line += f"   {delta.percent:+.1f} %" if delta else "   (new)"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _by(results: list[BenchResult], benchmark: str) -> list[BenchResult]:
+    return [r for r in results if r.benchmark == benchmark]
+
+
+def crossover_points(results: list[BenchResult]) -> dict[str, dict[str, int | None]]:
+    """Per GPU device and scope: the smallest n where the GPU beats the best CPU time."""
+    cpu_best: dict[int, float] = {}
+    gpu: dict[tuple[str, str], dict[int, float]] = defaultdict(dict)
+    for r in _by(results, "crossover"):
+        n = int(r.params["n"])
+        if r.device == "cpu":
+            cpu_best[n] = min(cpu_best.get(n, r.median_seconds), r.median_seconds)
+        else:
+            gpu[(r.device, r.variant.removeprefix("gpu-"))][n] = r.median_seconds
+    found: dict[str, dict[str, int | None]] = defaultdict(dict)
+    for (device, scope), times in gpu.items():
+        wins = [n for n in sorted(times) if n in cpu_best and times[n] < cpu_best[n]]
+        found[device][scope] = wins[0] if wins else None
+    return dict(found)
+
+
+def lessons(document: RunDocument) -> list[str]:
+    """The sentences the numbers support: speedup named both sides, crossover, the sum lesson."""
+    results, lines = document.results, []
+    threads = (document.environment or {}).get("cpu_threads")
+    cpu = [r for r in _by(results, "linear") if r.device == "cpu"]
+    for g in (r for r in _by(results, "linear") if r.device != "cpu"):
+        if cpu:
+            c = cpu[0]
+            mode = f"{g.dtype}" + ("-ieee" if g.dtype == "fp32" else "")
+            lines.append(
+                f"Linear(10000,10000) batch {g.params['batch']}: CPU {c.dtype} ({threads} threads) "
+                f"{_seconds(c.median_seconds)}/call vs {g.device} {mode} "
+                f"{_seconds(g.median_seconds)}/call = {c.median_seconds / g.median_seconds:,.0f}x "
+                "faster on the GPU (inputs resident, both warmed up and synchronised)"
+            )
+    for device, scopes in crossover_points(results).items():
+        shown = ", ".join(
+            f"{scope}: {'n=' + str(n) if n else 'never in this sweep'}"
+            for scope, n in sorted(scopes.items())
+        )
+        lines.append(f"CPU/GPU crossover for fp32 GEMM on {device} ({shown})")
+    sums = {r.variant: r for r in _by(results, "reduction")}
+    loop, fast = sums.get("python-loop"), sums.get("torch-sum") or sums.get("numpy-sum")
+    if loop and fast:
+        text = (
+            f"Adding up {loop.params['n']:,} numbers: Python loop {_seconds(loop.median_seconds)}, "
+            f"vectorised CPU {_seconds(fast.median_seconds)} "
+            f"({loop.median_seconds / fast.median_seconds:.0f}x faster)"
+        )
+        gpu = sums.get("gpu-end-to-end")
+        if gpu:
+            text += f", GPU end to end {_seconds(gpu.median_seconds)}"
+        lines.append(text + ": small jobs belong on the CPU")
+    for skip in document.skipped:
+        if skip.get("device") == "gpu":
+            lines.append(f"GPU side of the suite skipped: {skip.get('reason')}")
+            break
+    loads = [r.foreign_cpu_vcpus for r in results if r.foreign_cpu_vcpus is not None]
+    if loads and max(loads) > 0.1:
+        lines.append(
+            f"Other processes kept up to {max(loads):.1f} vCPU busy during the run: "
+            "CPU figures may be low; rerun on an idle machine"
+        )
+    return lines
+
+
+def charts(results: list[BenchResult], *, width: int = 78, color: bool = True) -> list[str]:
+    """plotext charts for the sweeps (GEMM figure vs n, crossover time vs n); empty if none."""
+    import plotext as plt
+
+    out = []
+    series: dict[str, dict[str, dict[int, float]]] = {
+        "GEMM: figure vs n (log n)": defaultdict(dict),
+        "Crossover: microseconds per call vs n (log-log)": defaultdict(dict),
+    }
+    for r in results:
+        if r.benchmark == "gemm":
+            series["GEMM: figure vs n (log n)"][f"{r.device} {r.dtype} {r.unit}"][r.params["n"]] = (
+                r.value
+            )
+        elif r.benchmark == "crossover":
+            key = "Crossover: microseconds per call vs n (log-log)"
+            series[key][f"{r.device} {r.variant}"][r.params["n"]] = r.value
+    for title, lines in series.items():
+        lines = {k: v for k, v in lines.items() if len(v) >= 2}
+        if not lines:
+            continue
+        plt.clear_figure()
+        for label, points in lines.items():
+            xs = sorted(points)
+            plt.plot(xs, [points[x] for x in xs], label=label)
+        plt.xscale("log")
+        if title.startswith("Crossover"):
+            plt.yscale("log")
+        plt.title(title)
+        plt.plotsize(width, 18)
+        text = plt.build()
+        out.append(text if color else _ANSI.sub("", text))
+    return out

@@ -1,0 +1,179 @@
+"""Benchmark results and the run document (``schema_version`` 1): JSON in and out, CSV out."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from gpu_tui.core.bench.formulas import figure
+from gpu_tui.core.bench.peak import PeakTable
+
+SCHEMA_VERSION = 1
+CSV_COLUMNS = (
+    "benchmark",
+    "variant",
+    "device",
+    "dtype",
+    "params",
+    "median_seconds",
+    "p20_seconds",
+    "p80_seconds",
+    "repeats",
+    "value",
+    "unit",
+    "percent_of_peak",
+    "warnings",
+)
+
+
+@dataclass
+class BenchResult:
+    """One measurement: what ran, how long a call took (median and spread), the figure."""
+
+    benchmark: str
+    variant: str
+    device: str
+    dtype: str | None
+    params: dict[str, Any]
+    median_seconds: float
+    p20_seconds: float
+    p80_seconds: float
+    repeats: int
+    value: float
+    unit: str
+    percent_of_peak: float | None
+    warnings: list[str] = field(default_factory=list)
+    best_seconds: float | None = None
+    """Fastest repeat: a "capability" figure, never the headline (rule R3)."""
+    throughput: float | None = None
+    throughput_unit: str | None = None
+    peak: float | None = None
+    scope: str = "resident"
+    """``resident`` (data on the device), ``end-to-end`` (copies in), ``host`` or ``transfer``."""
+    timing: dict[str, Any] = field(default_factory=dict)
+    checks: dict[str, Any] | None = None
+    foreign_cpu_vcpus: float | None = None
+    precision: dict[str, Any] | None = None
+
+    @property
+    def key(self) -> str:
+        """Identity for comparing runs: same benchmark, variant, device, dtype and parameters."""
+        params = json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+        return f"{self.benchmark}/{self.variant}/{self.device}/{self.dtype}/{params}"
+
+    @property
+    def label(self) -> str:
+        shown = ", ".join(f"{k}={v}" for k, v in self.params.items() if v is not None)
+        return f"{self.benchmark} {self.variant} {self.dtype or ''} {shown}".replace("  ", " ")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BenchResult:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
+    """Turn a worker ``result`` message into a result with its figure and % of peak."""
+    timing = dict(message["timing"])
+    median = float(timing["median_seconds"])
+    fig = figure(message, median)
+    percent, notes = peaks.percent(message["device"], fig)
+    return BenchResult(
+        benchmark=message["benchmark"],
+        variant=message.get("variant") or "",
+        device=message["device"],
+        dtype=message.get("dtype"),
+        params=dict(message.get("params") or {}),
+        median_seconds=median,
+        p20_seconds=float(timing["p20_seconds"]),
+        p80_seconds=float(timing["p80_seconds"]),
+        repeats=int(timing["repeats"]),
+        value=fig.value,
+        unit=fig.unit,
+        percent_of_peak=percent,
+        warnings=list(message.get("warnings") or []) + notes,
+        best_seconds=timing.get("best_seconds"),
+        throughput=fig.throughput,
+        throughput_unit=fig.throughput_unit,
+        peak=peaks.lookup(message["device"], fig.peak_kind),
+        scope=message.get("scope") or "resident",
+        timing=timing,
+        checks=message.get("checks"),
+        foreign_cpu_vcpus=message.get("foreign_cpu_vcpus"),
+        precision=message.get("precision"),
+    )
+
+
+@dataclass
+class RunDocument:
+    """Everything one run produced; saved after every result so nothing completed is lost."""
+
+    suite: str
+    budget_seconds: float
+    started_at: str
+    environment: dict[str, Any] | None = None
+    results: list[BenchResult] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
+    finished: bool = False
+    finished_at: str | None = None
+    plan: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "suite": self.suite,
+            "budget_seconds": self.budget_seconds,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "finished": self.finished,
+            "interrupted": self.interrupted,
+            "environment": self.environment,
+            "results": [r.to_dict() for r in self.results],
+            "skipped": self.skipped,
+            "errors": self.errors,
+            "plan": self.plan,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, allow_nan=False, default=str) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunDocument:
+        """Parse a saved document; raises ValueError/KeyError/TypeError when it is not one."""
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+            raise ValueError(f"not a gpu-tui bench document (schema_version {SCHEMA_VERSION})")
+        results = data["results"]
+        if not isinstance(results, list):
+            raise ValueError("'results' is not a list")
+        return cls(
+            suite=str(data.get("suite", "")),
+            budget_seconds=float(data.get("budget_seconds") or 0.0),
+            started_at=str(data.get("started_at", "")),
+            environment=data.get("environment"),
+            results=[BenchResult.from_dict(r) for r in results],
+            skipped=list(data.get("skipped") or []),
+            errors=list(data.get("errors") or []),
+            interrupted=bool(data.get("interrupted")),
+            finished=bool(data.get("finished")),
+            finished_at=data.get("finished_at"),
+        )
+
+
+def to_csv(results: list[BenchResult]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in results:
+        row = r.to_dict()
+        row["params"] = json.dumps(r.params, sort_keys=True)
+        row["warnings"] = "; ".join(r.warnings)
+        writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
+    return out.getvalue()

@@ -1,0 +1,283 @@
+"""Runs the bench worker process: start it, iterate its messages, cancel it; faults become errors.
+
+Usage (CLI or a Textual thread worker)::
+
+    runner = BenchRunner(build_plan("quick", devices=["cpu"]))
+    runner.start()                   # UsageError for a missing/broken --bench-python
+    for message in runner.messages():  # blocks; ends with Finished
+        ...
+    runner.cancel()                  # from any thread: "stop", then kill after 1 s
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.interpreter import check_python
+from gpu_tui.core.bench.peak import PeakTable, pcie_from_inventory
+from gpu_tui.core.bench.results import RunDocument, from_worker
+from gpu_tui.core.bench.store import atomic_write, auto_path, export
+
+WORKER = Path(__file__).resolve().parent / "worker" / "launch.py"
+CANCEL_GRACE_SECONDS = 1.0
+MIN_STALL_SECONDS = 30.0  # a single call (Linear(10000,10000) on a busy 2-core VM) may take ~10 s
+STARTUP_SECONDS = 120.0
+_EOF = object()
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+0000")
+
+
+class BenchRunner:
+    """One benchmark run in a worker process. The document is saved (atomically) after every
+    result, skip and error, so a crash, a hang or Ctrl-C keeps what was measured."""
+
+    def __init__(
+        self,
+        plan: dict[str, Any],
+        *,
+        python: str | None = None,
+        stall_seconds: float | None = None,
+        save: bool = True,
+        outputs: Sequence[Path] = (),
+    ) -> None:
+        self.plan = plan
+        self.python = python
+        budget = float(plan.get("budget_seconds", 1.0))
+        self.stall_seconds = stall_seconds or max(MIN_STALL_SECONDS, 10 * budget)
+        self.document = RunDocument(plan.get("suite", "custom"), budget, _now(), plan=plan)
+        self.saved_path: Path | None = auto_path(self.document) if save else None
+        self.outputs = list(outputs)
+        self._peaks = PeakTable({})
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._process: subprocess.Popen[str] | None = None
+        self._cancel_at: float | None = None
+        self._killed_for: str | None = None
+        self._done = False
+        self._current: tuple[str | None, str | None] = (None, None)
+        self._finished: m.Finished | None = None
+
+    # --- control ---------------------------------------------------------------------------
+    def start(self) -> None:
+        python = check_python(self.python) if self.python else sys.executable
+        self._process = subprocess.Popen(
+            [python, "-u", str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+            # own session: the terminal's Ctrl-C reaches us only; we stop the worker politely
+            start_new_session=True,
+        )
+        assert self._process.stdin is not None
+        assert self._process.stdout is not None
+        assert self._process.stderr is not None
+        self._pump(self._process.stdout, self._lines.put, end=True)
+        self._pump(self._process.stderr, self._stderr.append, end=False)
+        self._last_activity = time.monotonic()
+        try:
+            self._process.stdin.write(json.dumps(self.plan) + "\n")
+            self._process.stdin.flush()
+        except OSError:
+            pass  # it died at once: the reader sees EOF and reports the crash
+
+    def cancel(self) -> None:
+        """Ask the worker to stop (thread- and signal-safe); it is killed if still there in 1 s."""
+        if self._cancel_at is not None or self._process is None:
+            return
+        self._cancel_at = time.monotonic()
+        self.document.interrupted = True
+        try:
+            assert self._process.stdin is not None
+            self._process.stdin.write("stop\n")
+            self._process.stdin.flush()
+        except (OSError, ValueError, AssertionError):
+            pass
+        timer = threading.Timer(CANCEL_GRACE_SECONDS, self.kill, kwargs={"why": "cancel"})
+        timer.daemon = True
+        timer.start()
+
+    def kill(self, why: str = "cancel") -> None:
+        process = self._process
+        if process is not None and process.poll() is None:
+            self._killed_for = self._killed_for or why
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except OSError:
+                process.kill()
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    # --- messages --------------------------------------------------------------------------
+    def messages(self) -> Iterator[m.Message]:
+        """Every message until (and including) :class:`Finished`. Safe to call again after an
+        interruption: it resumes where the last call stopped."""
+        if self._process is None:
+            raise RuntimeError("call start() first")
+        while self._finished is None:
+            try:
+                item = self._lines.get(timeout=0.1)
+            except queue.Empty:
+                if time.monotonic() - self._last_activity > self._stall_limit() and self.running:
+                    self.kill(why="hang")
+                continue
+            self._last_activity = time.monotonic()
+            if item is _EOF:
+                yield from self._finish()
+                return
+            yield from self._handle(str(item))
+
+    def _stall_limit(self) -> float:
+        # importing torch (and CUDA start-up) can take tens of seconds on a busy machine
+        started = self.document.environment is not None
+        return self.stall_seconds if started else max(self.stall_seconds, STARTUP_SECONDS)
+
+    def _handle(self, line: str) -> Iterator[m.Message]:
+        try:
+            data = json.loads(line)
+            kind = data["type"]
+        except (ValueError, KeyError, TypeError):
+            yield self._error(
+                "protocol", f"the worker wrote a line that is not protocol: {line[:80]!r}"
+            )
+            return
+        if kind == "status":
+            yield m.Status(str(data.get("message", "")))
+        elif kind == "environment":
+            environment = data["environment"]
+            self.document.environment = environment
+            self._peaks = PeakTable(environment, pcie=pcie_from_inventory(environment))
+            self._save()
+            yield m.EnvironmentReady(environment)
+        elif kind == "progress":
+            self._current = (data.get("benchmark"), data.get("device"))
+            yield m.Progress(
+                int(data["index"]), int(data["total"]), data["benchmark"], data["device"]
+            )
+        elif kind == "heartbeat":
+            yield m.Heartbeat(str(data.get("label", "")), float(data.get("fraction") or 0.0))
+        elif kind == "result":
+            result = from_worker(data, self._peaks)
+            self.document.results.append(result)
+            self._save()
+            yield m.ResultReady(result)
+        elif kind == "skip":
+            skip = {k: data.get(k) for k in ("benchmark", "device", "reason", "params")}
+            self.document.skipped.append(skip)
+            self._save()
+            yield m.Skipped(
+                str(skip["benchmark"]),
+                str(skip["device"]),
+                str(skip["reason"]),
+                dict(data.get("params") or {}),
+            )
+        elif kind in ("error", "fatal"):
+            yield self._error(
+                str(data.get("kind", "exception")),
+                str(data.get("message", "")),
+                benchmark=data.get("benchmark"),
+                device=data.get("device"),
+                fatal=kind == "fatal",
+            )
+        elif kind == "done":
+            self._done = True
+            self.document.interrupted = self.document.interrupted or bool(data.get("cancelled"))
+
+    def _error(
+        self,
+        kind: str,
+        message: str,
+        *,
+        benchmark: str | None = None,
+        device: str | None = None,
+        fatal: bool = False,
+    ) -> m.BenchError:
+        error = m.BenchError(kind, message, benchmark, device, fatal)
+        self.document.errors.append(
+            {
+                "kind": kind,
+                "message": message,
+                "benchmark": benchmark,
+                "device": device,
+                "fatal": fatal,
+            }
+        )
+        self._save()
+        return error
+
+    def _finish(self) -> Iterator[m.Message]:
+        assert self._process is not None
+        try:
+            code = self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill(why="crash")
+            code = self._process.wait()
+        benchmark, device = self._current
+        fatal = any(e.get("fatal") for e in self.document.errors)
+        if self._killed_for == "hang":
+            yield self._error(
+                "hang",
+                f"the worker sent nothing for {self._stall_limit():.0f} s during "
+                f"{benchmark or 'start-up'} on {device or '?'} and was stopped; completed results "
+                "are kept",
+                benchmark=benchmark,
+                device=device,
+                fatal=True,
+            )
+            fatal = True
+        elif not self._done and not fatal and self._cancel_at is None:
+            how = f"signal {-code}" if code < 0 else f"exit code {code}"
+            tail = f": {self._stderr[-1].strip()}" if self._stderr else ""
+            yield self._error(
+                "crash",
+                f"the worker died ({how}) during {benchmark or 'start-up'} on "
+                f"{device or '?'}{tail}; completed results are kept",
+                benchmark=benchmark,
+                device=device,
+                fatal=True,
+            )
+            fatal = True
+        status = "cancelled" if self.document.interrupted else "failed" if fatal else "completed"
+        self.document.finished = status == "completed"
+        self.document.finished_at = _now()
+        self._save()
+        self._finished = m.Finished(status, self.document)
+        yield self._finished
+
+    def _save(self) -> None:
+        if self.saved_path is not None:
+            atomic_write(self.saved_path, self.document.to_json())
+        for path in self.outputs:
+            export(self.document, path)
+
+    @staticmethod
+    def _pump(stream: IO[str], put: Callable[[Any], None], *, end: bool) -> None:
+        """Read lines on a thread (a full pipe would block the worker); ``end`` adds EOF."""
+
+        def run() -> None:
+            for line in stream:
+                put(line.rstrip("\n"))
+            if end:
+                put(_EOF)
+
+        threading.Thread(target=run, name="bench-reader", daemon=True).start()
