@@ -24,6 +24,6 @@ class Command(Protocol):
 
 def load_commands() -> list[ModuleType]:
     """The subcommand modules, imported lazily so ``gpu-tui`` (the TUI) starts fast."""
-    from gpu_tui.commands import guide, info, kitchen, watch
+    from gpu_tui.commands import bench, guide, info, kitchen, watch
 
-    return [info, watch, guide, kitchen]
+    return [info, watch, guide, kitchen, bench]

@@ -1,0 +1,189 @@
+"""``gpu-tui bench``: run the benchmark suite in a worker process; table or JSON out."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
+from gpu_tui.core.bench.runner import BenchRunner
+from gpu_tui.core.bench.store import compare, export, load
+from gpu_tui.core.bench.suites import (
+    CATALOG,
+    DEFAULT_BUDGET_SECONDS,
+    SUITES,
+    build_plan,
+    estimate_seconds,
+)
+from gpu_tui.core.errors import UsageError
+
+NAME = "bench"
+HELP = "measure GEMM, bandwidth, transfers, latency and the CPU-vs-GPU lessons (needs PyTorch)"
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--suite",
+        choices=SUITES,
+        default="quick",
+        help="quick (about a minute on a small machine) or full (default: quick)",
+    )
+    parser.add_argument(
+        "--device",
+        action="append",
+        metavar="D",
+        help="cpu, cuda, cuda:N, mps, gpu or all (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", metavar="NAME", help="run only these benchmarks (see --list)"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help="time budget per measurement (default: "
+        + ", ".join(f"{k} {v:g} s" for k, v in DEFAULT_BUDGET_SECONDS.items())
+        + ")",
+    )
+    parser.add_argument("--json", action="store_true", help="print the JSON document (schema 1)")
+    parser.add_argument(
+        "--out", type=Path, metavar="FILE", help="also write JSON, or CSV for *.csv"
+    )
+    parser.add_argument(
+        "--baseline", type=Path, metavar="FILE", help="show changes against a saved run"
+    )
+    parser.add_argument(
+        "--bench-python",
+        metavar="PATH",
+        help="run the worker with this Python (one that has torch; no gpu-tui needed)",
+    )
+    parser.add_argument(
+        "--chart", action="store_true", help="draw sweep charts even when not a tty"
+    )
+    parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        for bench in CATALOG:
+            print(f"{bench.name:<12} {bench.title:<34} {bench.explains}")
+        return 0
+    baseline = load(args.baseline) if args.baseline else None
+    plan = build_plan(args.suite, only=args.only, devices=args.device, budget_seconds=args.budget)
+    if args.out and args.out.is_dir():
+        raise UsageError(f"--out {args.out} is a directory; give a file name")
+    runner = BenchRunner(plan, python=args.bench_python, outputs=[args.out] if args.out else [])
+    progress = Progress(sys.stderr)
+    if args.suite == "full":
+        progress.say(
+            f"full suite: expect about {estimate_seconds(plan) / 60:.0f} min on the CPU "
+            "plus a few minutes per GPU; Ctrl-C stops and keeps what is measured"
+        )
+    runner.start()
+    finished = _drive(runner, progress)
+    document = finished.document
+    fatal = next((e for e in document.errors if e.get("fatal")), None)
+    if fatal and fatal["kind"] in ("bad_device", "bad_plan"):
+        raise UsageError(fatal["message"])
+    if args.json:
+        print(document.to_json(), end="")
+    else:
+        _print_human(document, baseline, chart=args.chart or sys.stdout.isatty())
+    if args.out:
+        export(document, args.out)
+    if runner.saved_path:
+        progress.say(f"saved: {runner.saved_path}")
+    if finished.status == "cancelled":
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if document.errors else 0
+
+
+def _drive(runner: BenchRunner, progress: Progress) -> m.Finished:
+    """Pump messages; the first Ctrl-C asks the worker to stop, a second one kills it."""
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        if runner.document.interrupted:
+            runner.kill()
+        else:
+            progress.say("stopping (Ctrl-C again to kill)...")
+            runner.cancel()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        for message in runner.messages():
+            progress.show(message)
+            if isinstance(message, m.Finished):
+                return message
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    raise RuntimeError("the runner ended without a Finished message")
+
+
+def _print_human(document: object, baseline: object, *, chart: bool) -> None:
+    from gpu_tui.core.bench.results import RunDocument
+
+    assert isinstance(document, RunDocument)
+    deltas = compare(document.results, baseline) if isinstance(baseline, RunDocument) else None
+    if document.results:
+        print(table(document.results, deltas))
+        print(LEGEND)
+    for line in lessons(document):
+        print(f"* {line}")
+    for error in document.errors:
+        where = (
+            f" [{error.get('benchmark')} on {error.get('device')}]"
+            if error.get("benchmark")
+            else ""
+        )
+        print(f"ERROR{where}: {error['message']}")
+    if chart:
+        for text in charts(document.results, color=sys.stdout.isatty()):
+            print(text)
+
+
+class Progress:
+    """Progress on stderr: a redrawn line on a terminal, plain lines otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.start = time.monotonic()
+        self.step = (0, 1)
+
+    def say(self, text: str) -> None:
+        self._clear()
+        print(f"gpu-tui: {text}", file=self.stream, flush=True)
+
+    def _clear(self) -> None:
+        if self.tty:
+            self.stream.write("\r\x1b[K")
+
+    def show(self, message: m.Message) -> None:
+        if isinstance(message, m.Progress):
+            self.step = (message.index, message.total)
+            if not self.tty:
+                self.say(
+                    f"[{message.index + 1}/{message.total}] {message.benchmark} on {message.device}"
+                )
+        elif isinstance(message, m.Heartbeat) and self.tty:
+            done, total = self.step
+            fraction = (done + message.fraction) / max(total, 1)
+            bar = "#" * int(fraction * 20)
+            elapsed = time.monotonic() - self.start
+            self.stream.write(f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {message.label}"[:100])
+            self.stream.flush()
+        elif isinstance(message, m.Status):
+            self.say(message.message)
+        elif isinstance(message, m.BenchError):
+            self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
+        elif isinstance(message, m.Finished):
+            self._clear()
+            if message.status == "cancelled":
+                self.say(f"interrupted: kept {len(message.document.results)} completed results")
