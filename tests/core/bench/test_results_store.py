@@ -1,0 +1,137 @@
+"""Results documents: atomic saves, JSON/CSV out, baselines in (corrupt ones refused)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from gpu_tui.core.bench import store
+from gpu_tui.core.bench.peak import PeakTable
+from gpu_tui.core.bench.results import BenchResult, RunDocument, from_worker
+from gpu_tui.core.errors import UsageError
+
+
+def worker_result(n: int = 512, median: float = 0.01) -> dict[str, object]:
+    return {
+        "type": "result",
+        "benchmark": "gemm",
+        "variant": "mm",
+        "device": "cpu",
+        "dtype": "fp32",
+        "params": {"m": n, "n": n, "k": n},
+        "timing": {
+            "median_seconds": median,
+            "p20_seconds": median * 0.9,
+            "p80_seconds": median * 1.1,
+            "best_seconds": median * 0.8,
+            "repeats": 7,
+        },
+        "warnings": ["noisy: IQR/median = 12%"],
+        "foreign_cpu_vcpus": 0.0,
+        "scope": "resident",
+    }
+
+
+def document(*results: BenchResult) -> RunDocument:
+    doc = RunDocument("quick", 0.25, "2026-01-02T03:04:05+0000", environment={"cpu_threads": 2})
+    doc.results.extend(results)
+    return doc
+
+
+def test_a_worker_result_gets_its_figure_and_peak() -> None:
+    peaks = PeakTable({})
+    peaks.set("cpu", "fp32", 200.0)
+    result = from_worker(worker_result(1000, 0.01), peaks)
+    assert result.value == pytest.approx(200.0)
+    assert result.unit == "GFLOP/s"
+    assert result.percent_of_peak == pytest.approx(100.0)
+    assert (result.repeats, result.p20_seconds) == (7, pytest.approx(0.009))
+    assert result.warnings == ["noisy: IQR/median = 12%"]
+
+
+def test_document_round_trips_through_json(tmp_path: Path) -> None:
+    doc = document(from_worker(worker_result(), PeakTable({})))
+    doc.interrupted = True
+    data = json.loads(doc.to_json())
+    assert data["schema_version"] == 1
+    assert data["interrupted"] is True
+    for field in (
+        "benchmark",
+        "device",
+        "dtype",
+        "params",
+        "median_seconds",
+        "p20_seconds",
+        "p80_seconds",
+        "repeats",
+        "value",
+        "unit",
+        "percent_of_peak",
+        "warnings",
+    ):
+        assert field in data["results"][0]
+    again = RunDocument.from_dict(data)
+    assert again.results[0] == doc.results[0]
+
+
+def test_csv_export_has_one_row_per_result(tmp_path: Path) -> None:
+    doc = document(
+        from_worker(worker_result(256), PeakTable({})),
+        from_worker(worker_result(512), PeakTable({})),
+    )
+    path = tmp_path / "run.csv"
+    store.export(doc, path)
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    assert [json.loads(r["params"])["n"] for r in rows] == [256, 512]
+    assert rows[0]["unit"] == "GFLOP/s"
+    assert rows[0]["percent_of_peak"] == ""
+
+
+def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "x.json"
+    store.atomic_write(target, "one")
+    store.atomic_write(target, "two")
+    assert target.read_text() == "two"
+    assert [p.name for p in target.parent.iterdir()] == ["x.json"]
+
+
+def test_data_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("GPU_TUI_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert store.results_dir() == tmp_path / "xdg" / "gpu-tui" / "results"
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "mine"))
+    assert store.results_dir() == tmp_path / "mine" / "results"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"schema_version": 1}', "not a gpu-tui bench results"),
+        ("[1, 2]", "not a gpu-tui bench results"),
+        ('{"schema_version": 1, "results": [{"benchmark": "x"}]}', "not a gpu-tui bench results"),
+    ],
+)
+def test_a_corrupt_baseline_is_a_usage_error(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "baseline.json"
+    path.write_text(content)
+    with pytest.raises(UsageError, match=message):
+        store.load(path)
+    with pytest.raises(UsageError, match="cannot read"):
+        store.load(tmp_path / "missing.json")
+
+
+def test_deltas_against_a_baseline() -> None:
+    before = document(from_worker(worker_result(512, 0.02), PeakTable({})))
+    now = [
+        from_worker(worker_result(512, 0.01), PeakTable({})),
+        from_worker(worker_result(256, 0.01), PeakTable({})),
+    ]
+    deltas = store.compare(now, before)
+    assert list(deltas) == [now[0].key]
+    assert deltas[now[0].key].speedup == pytest.approx(2.0)
+    assert deltas[now[0].key].percent == pytest.approx(100.0)
