@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_tui.core.catalog import find_entry
+from gpu_tui.core.devices.cpu_names import INTEL_MODELS
 from gpu_tui.core.devices.model import CpuPeak, Peaks
 from gpu_tui.core.fields import Maybe, Unknown
 
@@ -180,19 +181,39 @@ def _compute(
 # Intel Xeon Scalable server cores (family 6): most SKUs have two AVX-512 FMA units. Some
 # Silver/Bronze parts have one; flags cannot tell, so the label says so.
 _INTEL_SERVER_AVX512 = {
-    0x55: "Skylake-SP/Cascade Lake",
-    0x6A: "Ice Lake-SP",
-    0x6C: "Ice Lake-SP",
-    0x8F: "Sapphire Rapids",
-    0xCF: "Emerald Rapids",
-    0xAD: "Granite Rapids",
+    model: INTEL_MODELS[model] for model in (0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD)
+}
+
+
+# Arm cores by (implementer, part): FP32 FLOP/cycle = FMA pipes × lanes × 2. Sources: Arm's
+# Neoverse N1/N2/V1/V2 software optimisation guides (FP/ASIMD pipe counts); AmpereOne: Ampere's
+# product brief (two 128-bit SIMD units per core).
+_ARM_FLOPS: dict[tuple[int, int], tuple[int, str]] = {
+    (0x41, 0xD0C): (16, "Neoverse-N1: 2×128-bit FMA"),
+    (0x41, 0xD49): (16, "Neoverse-N2: 2×128-bit FMA"),
+    (0x41, 0xD40): (32, "Neoverse-V1: 4×128-bit FMA (or 2×256-bit SVE)"),
+    (0x41, 0xD4F): (32, "Neoverse-V2: 4×128-bit FMA"),
+    (0xC0, 0xAC3): (16, "AmpereOne: 2×128-bit FMA"),
+    (0xC0, 0xAC4): (16, "AmpereOne A: 2×128-bit FMA"),
 }
 
 
 def cpu_flops_per_cycle(
-    *, vendor: str, family: int | None, model: int | None, flags: frozenset[str]
+    *,
+    vendor: str,
+    family: int | None,
+    model: int | None,
+    flags: frozenset[str],
+    arm_core: tuple[int, int] | None = None,
 ) -> tuple[int, str] | Unknown:
-    """FP32 FLOP per cycle per core and a short label, or ``Unknown`` for cores not in our table."""
+    """FP32 FLOP per cycle per core and a short label, or ``Unknown`` for cores not in our table.
+
+    ``arm_core`` is the (implementer, part) pair from /proc/cpuinfo on Arm.
+    """
+    if arm_core is not None:
+        return _ARM_FLOPS.get(arm_core) or Unknown(
+            f"FLOP/cycle for Arm core part {arm_core[1]:#x} is not in our table"
+        )
     v = vendor.lower()
     if "amd" in v:
         return _amd_flops(family, model, flags)
@@ -204,6 +225,12 @@ def cpu_flops_per_cycle(
 def _amd_flops(
     family: int | None, model: int | None, flags: frozenset[str]
 ) -> tuple[int, str] | Unknown:
+    if family == 0x1A and model is not None and (0x20 <= model <= 0x2F or 0x60 <= model <= 0x7F):
+        # Mobile Zen 5 (Strix, Krackan) keeps 256-bit FMA pipes (chipsandcheese, "Zen 5's
+        # AVX-512 implementation", 2024).
+        return 32, "Zen 5 mobile: 2×256-bit FMA"
+    if family == 0x1A:
+        return 64, "Zen 5: 2×512-bit FMA (full-width AVX-512)"
     if family == 0x19 and "avx512f" in flags:
         return 32, "Zen 4: 2×256-bit FMA; AVX-512 runs as 2×256"
     if family == 0x19:

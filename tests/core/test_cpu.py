@@ -94,6 +94,7 @@ def test_arm_servers(name: str, vendor: str, core: str, expected_simd: set[str])
     assert expected_simd <= set(cpu.simd)
     assert cpu.architecture == "aarch64"
     assert isinstance(cpu.physical_cores, Unknown)  # Arm /proc/cpuinfo has no core ids
+    assert cpu.peak.flops_per_cycle == {"graviton2": 16, "ampere-one-a": 16}.get(name, 32)
 
 
 def test_parse_handles_spaces_before_colon() -> None:

@@ -198,8 +198,30 @@ def test_cpu_flops_per_cycle(
 def test_cpu_flops_unknown_cores() -> None:
     arm = cpu_flops_per_cycle(vendor="ARM", family=None, model=None, flags=frozenset({"asimd"}))
     assert arm == Unknown("FLOP/cycle for ARM CPU cores is not in our table")
-    zen5 = cpu_flops_per_cycle(vendor="AuthenticAMD", family=0x1A, model=0x44, flags=ZEN4)
-    assert isinstance(zen5, Unknown)
+    cortex = cpu_flops_per_cycle(
+        vendor="ARM", family=None, model=None, flags=frozenset(), arm_core=(0x41, 0xD08)
+    )
+    assert cortex == Unknown("FLOP/cycle for Arm core part 0xd08 is not in our table")
+
+
+@pytest.mark.parametrize(
+    ("arm_core", "expected"),
+    [((0x41, 0xD0C), 16), ((0x41, 0xD40), 32), ((0x41, 0xD4F), 32), ((0xC0, 0xAC4), 16)],
+)
+def test_arm_flops_per_cycle(arm_core: tuple[int, int], expected: int) -> None:
+    rate = cpu_flops_per_cycle(
+        vendor="ARM", family=None, model=None, flags=frozenset({"asimd"}), arm_core=arm_core
+    )
+    assert not isinstance(rate, Unknown)
+    assert rate[0] == expected
+
+
+def test_zen5_server_and_mobile() -> None:
+    turin = cpu_flops_per_cycle(vendor="AuthenticAMD", family=0x1A, model=0x11, flags=ZEN4)
+    strix = cpu_flops_per_cycle(vendor="AuthenticAMD", family=0x1A, model=0x24, flags=ZEN4)
+    assert not isinstance(turin, Unknown)
+    assert not isinstance(strix, Unknown)
+    assert (turin[0], strix[0]) == (64, 32)
 
 
 def test_cpu_peak_two_vcpu_zen4_worked_example() -> None:

@@ -136,9 +136,9 @@ def build_cpu_info(sources: CpuSources) -> CpuInfo:
     model_number = _int(_first(blocks, "model"))
     sockets = len({b["physical id"] for b in processors if "physical id" in b}) or None
 
+    implementer = _int(_first(blocks, "CPU implementer"), 16)
+    part = _int(_first(blocks, "CPU part"), 16)
     if is_arm:
-        implementer = _int(_first(blocks, "CPU implementer"), 16)
-        part = _int(_first(blocks, "CPU part"), 16)
         vendor: Maybe[str] = arm_vendor(implementer) or Unknown("unknown Arm implementer")
         core_name = arm_core_name(implementer, part)
         model = _first(blocks, "model name") or core_name or "Arm CPU"
@@ -174,6 +174,7 @@ def build_cpu_info(sources: CpuSources) -> CpuInfo:
         family=family,
         model=model_number,
         flags=flags,
+        arm_core=(implementer, part) if is_arm and implementer and part is not None else None,
     )
     return CpuInfo(
         model=model,
@@ -210,7 +211,9 @@ def _physical_from_cpuinfo(processors: list[dict[str, str]]) -> int | None:
     that keeps only a few processor blocks.
     """
     pairs = {(b.get("physical id"), b.get("core id")) for b in processors if "core id" in b}
-    per_socket = {b["physical id"]: _int(b.get("cpu cores")) for b in processors if "physical id" in b}
+    per_socket = {
+        b["physical id"]: _int(b.get("cpu cores")) for b in processors if "physical id" in b
+    }
     from_counts = sum(count for count in per_socket.values() if count)
     return max(len(pairs), from_counts) or None
 
