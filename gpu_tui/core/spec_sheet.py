@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from gpu_tui.core.devices.model import Accelerator, BackendStatus, CpuInfo, Inventory, MemoryInfo
@@ -29,6 +30,8 @@ class SpecSection:
     title: str
     rows: tuple[SpecRow, ...]
     simulated: bool = False
+    label: str = ""
+    """A short name for lists (the title when empty)."""
     problem: bool = False
     """True when the section reports something wrong (a lost GPU, a driver problem)."""
 
@@ -75,7 +78,7 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
             note=cpu.peak.basis,
         ),
     ]
-    return SpecSection(f"CPU · {cpu.model}", tuple(rows))
+    return SpecSection(f"CPU · {cpu.model}", tuple(rows), label=cpu.model)
 
 
 def simd_summary(flags: tuple[str, ...]) -> str:
@@ -123,11 +126,12 @@ def memory_section(memory: MemoryInfo) -> SpecSection:
 def accelerator_section(gpu: Accelerator) -> SpecSection:
     """One accelerator's rows, peaks beside the datasheet where the catalog knows the product."""
     title = f"GPU {gpu.index} · {gpu.name}"
-    if gpu.simulated:
-        title = f"{SIMULATED_TAG} · {title}"
+    if gpu.simulated and SIMULATED_TAG not in gpu.name:
+        title = f"{title} · {SIMULATED_TAG}"
+    label = f"GPU {gpu.index} · " + re.sub(r"^NVIDIA |\s*\(SIMULATED[^)]*\)", "", gpu.name)
     if gpu.lost:
         lost = SpecRow("gpu.name", "State", "LOST", "the GPU stopped answering the driver")
-        return SpecSection(title, (lost,), problem=True)
+        return SpecSection(title, (lost,), problem=True, label=label)
     sheet = gpu.datasheet
     peaks = gpu.peaks
     rows = [
@@ -226,7 +230,7 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
     ]
     if sheet:
         rows.append(SpecRow("gpu.name", "Datasheet", sheet.product, sheet.source))
-    return SpecSection(title, tuple(rows), simulated=gpu.simulated)
+    return SpecSection(title, tuple(rows), simulated=gpu.simulated, label=label)
 
 
 def backend_section(status: BackendStatus) -> SpecSection:

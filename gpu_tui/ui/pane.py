@@ -20,6 +20,6 @@ class Pane(Widget):
     inventory: reactive[Inventory | None] = reactive(None)
     active: reactive[bool] = reactive(False)
 
-    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.config = config

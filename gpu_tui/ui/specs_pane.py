@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, OptionList, Static
+from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
 from gpu_tui.core.compare import Comparison, compare_accelerator, compare_cpu
@@ -16,11 +17,13 @@ from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.compare_bars import CompareBars
 
+FIELD_WIDTH = 18
+
 
 class SpecsPane(Pane, can_focus=False):
     """Devices on the left, the selected device's fields on the right, an explanation below."""
 
-    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
         super().__init__(config, id=id)
         self.sections: tuple[SpecSection, ...] = ()
         self.comparisons: tuple[tuple[Comparison, ...], ...] = ()
@@ -35,7 +38,7 @@ class SpecsPane(Pane, can_focus=False):
 
     def on_mount(self) -> None:
         table = self.query_one("#spec-table", DataTable)
-        table.add_column("Field", key="field", width=18)
+        table.add_column("Field", key="field", width=FIELD_WIDTH)
         table.add_column("Value", key="value")
         self.query_one("#spec-devices", OptionList).border_title = "Devices"
         self.query_one("#spec-compare", CompareBars).border_title = "How it compares"
@@ -75,14 +78,34 @@ class SpecsPane(Pane, can_focus=False):
         table.clear()
         table.border_title = section.title
         table.set_class(section.simulated, "-simulated")
+        self.fit_value_column()
         for number, spec_row in enumerate(section.rows):
-            value = Text(spec_row.value, style="dim italic" if spec_row.unknown else "")
+            value = Text(
+                spec_row.value,
+                style="dim italic" if spec_row.unknown else "",
+                overflow="ellipsis",
+                no_wrap=True,
+            )
             table.add_row(spec_row.label, value, key=str(number))
         table.move_cursor(row=0)
         compare = self.query_one("#spec-compare", CompareBars)
         compare.comparisons = self.comparisons[index] if index < len(self.comparisons) else ()
         compare.set_class(not compare.comparisons, "-empty")
         self.explain_row(section.rows[0] if section.rows else None)
+
+    def on_resize(self) -> None:
+        self.fit_value_column()
+
+    def fit_value_column(self) -> None:
+        """Let values use the table's width and end in an ellipsis rather than scroll sideways;
+        the full value is always in the explanation below."""
+        table = self.query_one("#spec-table", DataTable)
+        available = table.scrollable_content_region.width - FIELD_WIDTH - 4
+        column = table.columns.get(ColumnKey("value"))
+        if column is not None and available > 10:
+            column.auto_width = False
+            column.width = available
+            table.refresh()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         section = self.current_section()
@@ -113,9 +136,10 @@ class SpecsPane(Pane, can_focus=False):
 
 
 def _device_option(index: int, section: SpecSection) -> Option:
-    label = Text(section.title.split(" · ")[-1] if not section.simulated else section.title)
+    label = Text(section.label or section.title, overflow="ellipsis", no_wrap=True)
     if section.simulated:
-        label.stylize("bold reverse")
+        label.append("\n")
+        label.append(" SIMULATED ", style="bold reverse")
     elif section.problem:
         label.stylize("bold")
     return Option(label, id=f"section-{index}")

@@ -15,7 +15,9 @@ def test_sections_come_in_order_and_label_the_simulated_gpu() -> None:
     titles = [section.title for section in sections]
     assert titles[0] == "CPU · AMD EPYC"
     assert titles[1] == "Memory"
-    assert titles[2].startswith("SIMULATED · GPU 0")
+    assert titles[2].startswith("GPU 0 · ")
+    assert "SIMULATED" in titles[2]
+    assert sections[2].label == "GPU 0 · H100 80GB HBM3"
     assert sections[2].simulated
     assert titles[3] == "NVIDIA driver (NVML)"
     assert sections[3].problem
