@@ -12,11 +12,13 @@ from gpu_tui.core.host_reader import HostReader, PsutilHostReader
 from gpu_tui.core.samples import GpuSample, Sample
 
 __all__ = [
+    "INTERVAL_STEPS",
     "MAX_INTERVAL_SECONDS",
     "MIN_INTERVAL_SECONDS",
     "FunctionSource",
     "GpuSource",
     "Sampler",
+    "step_interval",
     "unknown_gpu_sample",
 ]
 
@@ -28,6 +30,17 @@ of two readings of /proc/stat, which advances in 10 ms steps, so an instant firs
 DEFAULT_GPU_DEADLINE_SECONDS = 0.25
 """How long a tick waits for a GPU before showing its last reading as stale (at most half the
 interval). Real NVML answers a full reading in milliseconds; only a hung call gets near this."""
+
+
+INTERVAL_STEPS = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+"""What ``+``/``-`` step through in the Monitor pane."""
+
+
+def step_interval(current: float, faster: bool) -> float:
+    """The next interval from ``INTERVAL_STEPS`` (shorter when ``faster``), clamped at the ends."""
+    if faster:
+        return max((s for s in INTERVAL_STEPS if s < current), default=INTERVAL_STEPS[0])
+    return min((s for s in INTERVAL_STEPS if s > current), default=INTERVAL_STEPS[-1])
 
 
 def check_interval(seconds: float) -> float:

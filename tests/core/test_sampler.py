@@ -15,7 +15,7 @@ import pytest
 
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.host_reader import PsutilHostReader
-from gpu_tui.core.sampler import FunctionSource, Sampler
+from gpu_tui.core.sampler import FunctionSource, Sampler, step_interval
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
 
 NOT_SUPPORTED = Unknown("not supported by this GPU")
@@ -198,6 +198,21 @@ def test_set_interval_rejects_out_of_range(seconds: float) -> None:
         sampler.set_interval(seconds)
     with pytest.raises(ValueError, match=r"between 0\.1 and 60"):
         fake_sampler(interval=seconds)
+
+
+@pytest.mark.parametrize(
+    ("current", "faster", "expected"),
+    [
+        (1.0, True, 0.5),
+        (1.0, False, 2.0),
+        (0.1, True, 0.1),
+        (60.0, False, 60.0),
+        (0.3, True, 0.2),
+        (0.3, False, 0.5),
+    ],
+)
+def test_step_interval(current: float, faster: bool, expected: float) -> None:
+    assert step_interval(current, faster) == expected
 
 
 def test_pause_stops_ticks_and_resume_ticks_at_once() -> None:
