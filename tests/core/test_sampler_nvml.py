@@ -1,0 +1,151 @@
+"""The sampler over NVML's recorded test double: an 8-GPU node, a MIG GPU, and driver faults."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from gpu_tui.commands import watch
+from gpu_tui.core.devices.nvidia_live import NvmlSession
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.sampler import Sampler
+from tests.fakes.fake_nvml import FakeNvml
+
+HGX_POWER_WATTS = [100.89, 82.81, 85.98, 85.48, 84.94, 85.27, 86.05, 75.0]
+MISSING_PID = 2**31 - 1  # above any pid_max: like a host PID seen from inside a container
+
+
+def node(fixture: str = "hgx_h100_8gpu") -> tuple[FakeNvml, NvmlSession]:
+    fake = FakeNvml.load(fixture)
+    session = NvmlSession.open(fake)
+    assert session.status.available
+    return fake, session
+
+
+def test_an_8_gpu_node_fills_8_slots_with_the_recorded_readings() -> None:
+    _, session = node()
+    sampler = Sampler(gpu_sources=[session])
+    assert sampler.gpu_count == 8
+    sample = sampler.tick()
+    assert [g.index for g in sample.gpus] == list(range(8))
+    assert [g.power_watts for g in sample.gpus] == pytest.approx(HGX_POWER_WATTS)
+    assert {g.power_limit_watts for g in sample.gpus} == {700.0}
+    assert [g.temperature_c for g in sample.gpus] == [
+        30.0,
+        30.0,
+        31.0,
+        29.0,
+        28.0,
+        30.0,
+        29.0,
+        29.0,
+    ]
+    assert {g.throttle_reasons for g in sample.gpus} == {("idle",)}
+    assert not any(g.lost or g.stale for g in sample.gpus)
+    assert len(sampler.history.gpus) == 8
+    assert sampler.history.gpus[7].power_watts.values() == [75.0]
+    assert sampler.history.gpus[7].power_watts.high == 700.0
+    sampler.stop()
+
+
+def test_a_mig_enabled_gpu_is_one_slot_with_what_the_driver_gives() -> None:
+    _, session = node("a100_80gb_pcie_mig")
+    sampler = Sampler(gpu_sources=[session])
+    (gpu,) = sampler.tick().gpus
+    assert gpu.memory_total_bytes == 85_899_345_920
+    assert gpu.memory_used_bytes == 46_137_344
+    assert gpu.power_limit_watts == 300.0
+    # With MIG on, the A100 does not report whole-GPU utilisation or power draw.
+    assert isinstance(gpu.utilization_percent, Unknown)
+    assert isinstance(gpu.power_watts, Unknown)
+    assert sampler.history.gpus[0].utilization_percent.values() == [None]
+    assert sampler.history.gpus[0].memory_used_bytes.high == 85_899_345_920.0
+    sampler.stop()
+
+
+def test_a_gpu_lost_mid_run_is_lost_and_the_other_seven_keep_updating() -> None:
+    fake, session = node()
+    sampler = Sampler(gpu_sources=[session])
+    sampler.tick()
+    fake.lose(3)
+    fake.devices[5]["power_usage_mw"] = 650_000
+    for _ in range(2):
+        sample = sampler.tick()
+    assert [g.lost for g in sample.gpus] == [i == 3 for i in range(8)]
+    assert sample.gpus[5].power_watts == 650.0
+    assert sampler.history.gpus[3].power_watts.values() == [85.48, None, None]
+    assert sampler.history.gpus[5].power_watts.values() == [85.27, 650.0, 650.0]
+    sampler.stop()
+
+
+def test_not_supported_fields_are_null_with_a_reason_in_watch_json() -> None:
+    fake, session = node()
+    fake.not_supported(None, "nvmlDeviceGetPowerUsage")
+    sampler = Sampler(gpu_sources=[session])
+    line = watch.sample_to_json(sampler.tick(), interval=1.0)
+    for gpu in line["gpus"]:
+        assert gpu["power_watts"] is None
+        assert gpu["unknown"]["power_watts"]
+        assert gpu["power_limit_watts"] == 700.0
+    sampler.stop()
+
+
+def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late() -> None:
+    fake, session = node()
+    sampler = Sampler(gpu_sources=[session], gpu_deadline=0.1)
+    first = sampler.tick()
+    fake.block("nvmlDeviceGetPowerUsage", 2.0)
+    hung = sampler.tick()
+    threads = threading.active_count()
+    again = sampler.tick()
+    assert all(g.stale for g in hung.gpus + again.gpus)
+    assert [g.power_watts for g in again.gpus] == [g.power_watts for g in first.gpus]
+    assert sampler.hung_devices == 8
+    assert threading.active_count() == threads  # no new thread per hung call
+    assert again.cpu.per_core_percent  # the host part of the tick is fresh
+    fake.block("nvmlDeviceGetPowerUsage", 0.0)
+    for _ in range(100):  # the blocked calls return on their own threads; wait, untimed
+        if not sampler.hung_devices:
+            break
+        time.sleep(0.05)
+    recovered = sampler.tick()
+    assert not any(g.stale for g in recovered.gpus)
+    sampler.stop()
+
+
+def test_processes_that_vanish_or_hide_are_reported_with_a_reason() -> None:
+    fake, session = node()
+    fake.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 1 << 30}])
+    sampler = Sampler(gpu_sources=[session])
+    processes = sampler.tick().gpus[0].processes
+    assert not isinstance(processes, Unknown)
+    (process,) = processes
+    assert process.pid == MISSING_PID
+    assert process.used_memory_bytes == 1 << 30
+    assert isinstance(process.command, Unknown)
+    assert "--pid=host" in process.command.reason
+    fake.set_processes(0, compute=[])
+    assert sampler.tick().gpus[0].processes == ()
+    sampler.stop()
+
+
+def test_watch_json_over_the_8_gpu_node(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, session = node()
+    nvidia = SimpleNamespace(NvmlSession=SimpleNamespace(open=lambda: session))
+    monkeypatch.setattr(watch, "_optional_module", {"gpu_tui.core.devices.nvidia_live": nvidia}.get)
+    args = argparse.Namespace(json=True, interval=0.1, count=2, demo=False)
+    assert watch.run(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        gpus = json.loads(line)["gpus"]
+        assert [g["index"] for g in gpus] == list(range(8))
+        assert [g["power_watts"] for g in gpus] == pytest.approx(HGX_POWER_WATTS)
+        assert all(g["unknown"]["fan_percent"] for g in gpus)
