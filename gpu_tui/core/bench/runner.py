@@ -174,6 +174,8 @@ class BenchRunner:
             yield m.Progress(
                 int(data["index"]), int(data["total"]), data["benchmark"], data["device"]
             )
+        elif kind == "warning":
+            yield m.Status(f"warning: {data.get('message', '')}")
         elif kind == "heartbeat":
             yield m.Heartbeat(str(data.get("label", "")), float(data.get("fraction") or 0.0))
         elif kind == "result":

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import compute, lessons, memory
-from .context import Context
+from .context import FOREIGN_LOAD_LIMIT, Context
 from .protocol import PROTOCOL_VERSION, Cancelled, Channel
-from .sysinfo import environment
+from .sysinfo import LoadProbe, environment
 
 Benchmark = Callable[[Context, str, "dict[str, Any]"], None]
 BENCHMARKS: dict[str, Benchmark] = {
@@ -100,6 +100,8 @@ def run(channel: Channel, plan: dict[str, Any]) -> int:
         os.nice(int(plan["nice"]))
     channel.send("status", message="loading PyTorch (a few seconds)")
     warnings.filterwarnings("ignore", message=".*NumPy.*")
+    probe = LoadProbe()  # the import takes a second or more: a free look at the neighbours
+    probe.start()
     try:
         import torch
     except ImportError:
@@ -119,6 +121,13 @@ def run(channel: Channel, plan: dict[str, Any]) -> int:
         )
         return 2
     channel.send("environment", environment=environment(torch, devices))
+    foreign = probe.foreign_vcpus()
+    if foreign is not None and foreign > FOREIGN_LOAD_LIMIT:
+        channel.send(
+            "warning",
+            message=f"other processes are using {foreign:.1f} vCPU: CPU "
+            "results will be low and noisy (each result says how loaded it was)",
+        )
     no_gpu = None
     if not any(d != "cpu" for d in devices):
         no_gpu = "no GPU visible to the worker" if not gpus else "no GPU selected (--device)"

@@ -1,8 +1,8 @@
-"""Worker side of the protocol: JSON lines out, and a stop flag set from stdin ("stop" or EOF).
+"""Worker side of the protocol: JSON lines out, and a stop flag set from stdin ("stop").
 
 Messages (one JSON object per line, field ``type``): ``hello``, ``status``, ``environment``,
 ``progress``, ``result``, ``skip``, ``warning``, ``error`` (one benchmark failed; the run goes on),
-``fatal`` (the run cannot go on) and ``done``.
+``fatal`` (the run cannot go on) and ``done``. Stdin carries the plan line, then "stop".
 """
 
 from __future__ import annotations
@@ -57,13 +57,14 @@ class Channel:
         return time.monotonic() - self.last_sent >= HEARTBEAT_SECONDS
 
     def listen(self, source: IO[str]) -> threading.Thread:
-        """Watch ``source`` for "stop"; EOF (the caller died) stops too."""
+        """Watch ``source`` for "stop". EOF alone is not a stop: a plan piped in by a script
+        ends there. A caller that died is noticed at the next write (BrokenPipeError)."""
 
         def run() -> None:
             for line in source:
                 if line.strip() == "stop":
-                    break
-            self.stop.set()
+                    self.stop.set()
+                    return
 
         thread = threading.Thread(target=run, name="bench-stop-listener", daemon=True)
         thread.start()
