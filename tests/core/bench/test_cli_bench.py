@@ -1,0 +1,100 @@
+"""``gpu-tui bench`` as users meet it: usage errors in one line, Ctrl-C that keeps results."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gpu_tui.cli import main
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def test_list_names_every_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("gemm", "bandwidth", "transfer", "launch", "reduction", "linear", "crossover"):
+        assert f"\n{name} " in f"\n{out}"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--only", "nope"], "no benchmark named 'nope'"),
+        (["--device", "tpu"], "unknown device 'tpu'"),
+        (["--budget", "0"], "--budget must be between"),
+        (["--bench-python", "/no/such/python"], "--bench-python /no/such/python: no executable"),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_a_corrupt_baseline_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    baseline = tmp_path / "old.json"
+    baseline.write_text('{"schema_version": 1, "results": "oops"}')
+    assert main(["bench", "--baseline", str(baseline)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "is not a gpu-tui bench results file" in err
+
+
+def test_ctrl_c_mid_run_keeps_completed_results_and_exits_130(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    out = tmp_path / "run.json"
+    command = [
+        sys.executable,
+        "-m",
+        "gpu_tui",
+        "bench",
+        "--device",
+        "cpu",
+        "--only",
+        "launch",
+        "linear",
+        "--budget",
+        "0.05",
+        "--json",
+        "--out",
+        str(out),
+    ]
+    env = {**os.environ, "GPU_TUI_DATA_DIR": str(data_dir)}
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    assert process.stderr is not None
+    for line in process.stderr:  # the Linear(10000, 10000) step takes seconds per call here
+        if "linear on cpu" in line:
+            break
+    time.sleep(0.3)
+    interrupted_at = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    print(f"SIGINT to exit: {time.monotonic() - interrupted_at:.2f} s")
+    assert process.returncode == 130, stderr
+    document = json.loads(stdout)
+    assert document["interrupted"] is True
+    assert [r["benchmark"] for r in document["results"]] == ["launch"]
+    assert json.loads(out.read_text())["results"] == document["results"]
+    (saved,) = (data_dir / "results").glob("bench-*.json")
+    assert json.loads(saved.read_text())["interrupted"] is True
+    assert "kept 1 completed results" in stderr
