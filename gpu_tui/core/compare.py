@@ -54,7 +54,7 @@ def _ranked(metric: str, unit: str, this: Bar, others: list[Bar]) -> Comparison:
 def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
     """Dense BF16, memory bandwidth and memory size: this device against the reference products."""
     refs = [entry for entry in _references() if entry.name != getattr(gpu.datasheet, "product", "")]
-    label = f"▶ {gpu.name}"
+    label = f"▶ GPU {gpu.index} " + ("SIMULATED" if gpu.simulated else "(this one)")
     memory = _number(gpu.memory_total_bytes)
     return (
         _ranked(
@@ -82,7 +82,7 @@ def compare_cpu(cpu: CpuInfo) -> tuple[Comparison, ...]:
     """The CPU's fp32 peak against the GPUs' fp32 and dense BF16 — the chef against brigades."""
     refs = _references()
     gflops = _number(cpu.peak.gflops)
-    this = Bar(f"▶ {cpu.model}", gflops / 1000 if gflops is not None else None, this=True)
+    this = Bar("▶ this CPU", gflops / 1000 if gflops is not None else None, this=True)
     return (
         _ranked("FP32 peak", "TFLOP/s", this, [Bar(e.name, e.fp32_tflops) for e in refs]),
         _ranked(

@@ -1,0 +1,41 @@
+"""Snapshots of the Specs pane from a fixed inventory (sync tests: snap_compare runs the app)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from gpu_tui.ui.app import GpuTuiApp
+
+
+@pytest.fixture(autouse=True)
+def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
+    for name in list(os.environ):
+        if (
+            (name.startswith("TEXTUAL_")
+            and not name.startswith("TEXTUAL_SNAPSHOT"))
+            or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR")
+        ):
+            monkeypatch.delenv(name)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    await pilot.pause()  # the inventory arrives from its thread
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def test_specs_cpu_80x24(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    assert snap_compare(app_factory(demo=True), terminal_size=(80, 24), run_before=settle)
+
+
+def test_specs_simulated_gpu_160x48(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp]
+) -> None:
+    app = app_factory(demo=True)
+    assert snap_compare(app, press=["down", "down"], terminal_size=(160, 48), run_before=settle)
