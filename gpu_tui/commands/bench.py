@@ -82,9 +82,13 @@ def run(args: argparse.Namespace) -> int:
     runner = BenchRunner(plan, python=args.bench_python, outputs=[args.out] if args.out else [])
     progress = Progress(sys.stderr)
     if args.suite == "full":
+        gpus = _visible_gpus()
+        minutes = estimate_seconds(plan, gpus=gpus or 0) / 60
+        where = "on the CPU" if gpus == 0 else f"with {gpus} GPU(s)" if gpus else "on the CPU"
         progress.say(
-            f"full suite: expect about {estimate_seconds(plan) / 60:.0f} min on the CPU "
-            "plus a few minutes per GPU; Ctrl-C stops and keeps what is measured"
+            f"full suite: expect about {minutes:.1f} min {where}"
+            + (" plus about 3 min per GPU" if gpus is None else "")
+            + "; Ctrl-C stops and keeps what is measured"
         )
     runner.start()
     finished = _drive(runner, progress)
@@ -103,6 +107,18 @@ def run(args: argparse.Namespace) -> int:
     if finished.status == "cancelled":
         return EXIT_INTERRUPTED
     return EXIT_FAILED if document.errors else 0
+
+
+def _visible_gpus() -> int | None:
+    """GPUs NVML sees (for the duration estimate); None when NVML cannot say."""
+    try:
+        from gpu_tui.core.devices import discover
+
+        inventory = discover()
+    except Exception:  # an estimate only: never fail the run for it
+        return None
+    nvml = inventory.backends.get("nvml")
+    return len(inventory.accelerators) if nvml is not None and nvml.available else None
 
 
 def _drive(runner: BenchRunner, progress: Progress) -> m.Finished:

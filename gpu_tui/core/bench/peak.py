@@ -102,8 +102,23 @@ class PeakTable:
         return percent, []
 
 
-def pcie_from_inventory(environment: dict[str, Any]) -> dict[str, float]:
-    """One-direction PCIe peaks per cuda device, matched by UUID against the NVML inventory."""
+NVML_FIELDS = (
+    "pci_bus_id",
+    "pcie_generation_current",
+    "pcie_generation_max",
+    "pcie_width_current",
+    "pcie_width_max",
+    "power_limit_enforced_watts",
+    "ecc_enabled",
+    "mig_enabled",
+    "persistence_mode",
+    "vbios_version",
+)
+
+
+def nvml_facts(environment: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What NVML adds to the worker's record (R13, R15), per cuda device matched by UUID:
+    PCIe link (current and max), power limit, ECC, MIG, driver. Empty without NVML."""
     uuids = {d.get("uuid"): d["device"] for d in environment.get("devices") or [] if d.get("uuid")}
     if not uuids:
         return {}
@@ -111,19 +126,33 @@ def pcie_from_inventory(environment: dict[str, Any]) -> dict[str, float]:
         from gpu_tui.core.devices import discover
 
         inventory = discover()
-    except Exception:  # no NVML, or the inventory is not there yet: PCIe peak stays unknown
+    except Exception:  # no NVML, or no inventory: these facts stay unknown, the run goes on
         return {}
-    found: dict[str, float] = {}
+    nvml = getattr(inventory, "backends", {}).get("nvml")
+    driver = dict(getattr(nvml, "details", None) or {})
+    found: dict[str, dict[str, Any]] = {}
     for gpu in getattr(inventory, "accelerators", []):
         uuid = _known_str(getattr(gpu, "uuid", None))
         device = next((dev for u, dev in uuids.items() if uuid and uuid in str(u)), None)
-        generation = _known(getattr(gpu, "pcie_generation_max", None))
-        lanes = _known(getattr(gpu, "pcie_width_max", None))
-        if device and generation and lanes:
-            gbps = pcie_gbps(int(generation), int(lanes))
-            if gbps:
-                found[device] = gbps
+        if device:
+            facts = {name: _plain(getattr(gpu, name, None)) for name in NVML_FIELDS}
+            found[device] = {**facts, **driver}
     return found
+
+
+def pcie_peaks(facts: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """One-direction PCIe peak per device from its maximum link (links downtrain at idle)."""
+    found: dict[str, float] = {}
+    for device, fact in facts.items():
+        generation, lanes = fact.get("pcie_generation_max"), fact.get("pcie_width_max")
+        gbps = pcie_gbps(int(generation), int(lanes)) if generation and lanes else None
+        if gbps:
+            found[device] = gbps
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return None if isinstance(value, Unknown) else value
 
 
 def _known_str(value: Any) -> str | None:

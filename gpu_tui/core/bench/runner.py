@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.interpreter import check_python
-from gpu_tui.core.bench.peak import PeakTable, pcie_from_inventory
+from gpu_tui.core.bench.peak import PeakTable, nvml_facts, pcie_peaks
 from gpu_tui.core.bench.results import RunDocument, from_worker
 from gpu_tui.core.bench.store import atomic_write, auto_path, export
 
@@ -166,7 +166,10 @@ class BenchRunner:
         elif kind == "environment":
             environment = data["environment"]
             self.document.environment = environment
-            self._peaks = PeakTable(environment, pcie=pcie_from_inventory(environment))
+            facts = nvml_facts(environment)
+            if facts:
+                environment["nvml"] = facts
+            self._peaks = PeakTable(environment, pcie=pcie_peaks(facts))
             self._save()
             yield m.EnvironmentReady(environment)
         elif kind == "progress":
