@@ -128,7 +128,7 @@ class SpecsPane(Pane, can_focus=False):
         text.append(f"{spec_row.label}: ", style="bold")
         text.append(spec_row.value, style="bold")
         if spec_row.note:
-            text.append(f"  {spec_row.note}", style="italic")
+            text.append(f"\n{spec_row.note}", style="italic")
         meaning = explain(spec_row.key)
         if meaning:
             text.append("\n" + meaning)

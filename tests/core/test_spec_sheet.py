@@ -74,3 +74,13 @@ def test_inventory_json_has_the_documented_fields() -> None:
     assert set(gpu["peaks"]) >= {"fp32_tflops", "bf16_tflops", "memory_bandwidth_gbps"}
     assert document["backends"]["nvml"]["available"] is False
     assert "NVML" in document["backends"]["nvml"]["reason"]
+
+
+def test_gpu_peak_rows_show_datasheet_and_arithmetic() -> None:
+    gpu = spec_sheet(fixed_inventory(demo=True))[2]
+    bf16 = next(row for row in gpu.rows if row.label == "BF16 peak (dense)")
+    assert bf16.value == "989.4 TFLOP/s"
+    assert "datasheet 989.4 TFLOP/s" in bf16.note
+    assert "132 SMs" in bf16.note
+    bandwidth = next(row for row in gpu.rows if row.label == "Memory bandwidth")
+    assert "5120" in bandwidth.note  # bus width in the derivation
