@@ -8,8 +8,8 @@ from typing import NoReturn
 
 from gpu_tui import __version__
 from gpu_tui.core.errors import UsageError
+from gpu_tui.ui.pane_registry import pane_names
 
-PANES = ("specs", "monitor", "kitchen", "bench", "guide")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -58,7 +58,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"gpu-tui {__version__}")
     add_global_options(parser, top_level=True)
     parser.add_argument(
-        "--pane", choices=PANES, default="specs", help="pane to open at start (default: specs)"
+        "--pane",
+        choices=pane_names(),
+        default="specs",
+        help="pane to open at start (default: specs)",
+    )
+    parser.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="kitchen pane: cycle through the scenarios (for talks) until a key is pressed",
     )
     parser.add_argument(
         "--refresh",
@@ -108,6 +116,9 @@ def run_tui(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    app = make_app(AppConfig(demo=args.demo, pane=args.pane, refresh_seconds=args.refresh))
+    config = AppConfig(
+        demo=args.demo, pane=args.pane, refresh_seconds=args.refresh, autoplay=args.autoplay
+    )
+    app = make_app(config)
     app.run()
     return app.return_code or EXIT_OK
