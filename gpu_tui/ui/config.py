@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from gpu_tui.core.devices.model import Inventory
 
@@ -18,3 +19,7 @@ class AppConfig:
     discover: Callable[[], Inventory] | None = field(default=None, compare=False)
     host: str | None = None
     """Shown in the header; fixed in snapshot tests so they do not depend on the machine."""
+    nvml: ModuleType | None = field(default=None, compare=False)
+    """Monitor pane: an NVML module to sample instead of ``pynvml`` (tests pass a fake)."""
+    autoplay: bool = False
+    """Kitchen pane: cycle through the scenarios (for talks) until a key is pressed."""
