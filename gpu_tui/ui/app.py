@@ -44,6 +44,7 @@ class GpuTuiApp(App[int]):
         super().__init__()
         self.config = config
         self.inventory: Inventory | None = None
+        self.panes: dict[str, Pane] = {}
         host = config.host or socket.gethostname()
         self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
 
@@ -52,8 +53,27 @@ class GpuTuiApp(App[int]):
         with TabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
             for spec in PANES:
                 with TabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
-                    yield load_pane(spec)(self.config, id=spec.name)
+                    if spec.name == self.config.pane:
+                        yield self.build_pane(spec)
         yield Footer()
+
+    def build_pane(self, spec: PaneSpec) -> Pane:
+        """Create a pane widget; each is built once, the first time it is shown."""
+        pane = load_pane(spec)(self.config, id=spec.name)
+        self.panes[spec.name] = pane
+        return pane
+
+    async def ensure_pane(self, name: str) -> Pane:
+        """The pane called ``name``, mounted on first use: only the first pane is composed at
+        start-up, which keeps the first screen fast however many panes there are."""
+        if name in self.panes:
+            return self.panes[name]
+        spec = next(spec for spec in PANES if spec.name == name)
+        pane = self.build_pane(spec)
+        await self.query_one(f"#pane-{name}", TabPane).mount(pane)
+        if self.inventory is not None:
+            pane.inventory = self.inventory
+        return pane
 
     def on_mount(self) -> None:
         self.discover_inventory()
@@ -73,17 +93,24 @@ class GpuTuiApp(App[int]):
 
     def on_inventory_ready(self, message: InventoryReady) -> None:
         self.inventory = message.inventory
-        for pane in self.query(Pane):
+        for pane in self.panes.values():
             pane.inventory = message.inventory
 
-    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        """Tell each pane whether it is visible, so hidden panes stop drawing."""
-        for pane in self.query(Pane):
-            pane.active = event.pane.id == f"pane-{pane.id}"
+    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        await self.activate((event.pane.id or "").removeprefix("pane-"))
 
-    def action_show_pane(self, name: str) -> None:
+    async def activate(self, name: str) -> Pane:
+        """Mount the pane if needed and tell every pane whether it is the visible one, so
+        hidden panes stop their timers and drawing."""
+        pane = await self.ensure_pane(name)
+        for other in self.panes.values():
+            other.active = other is pane
+        return pane
+
+    async def action_show_pane(self, name: str) -> None:
         self.query_one("#panes", TabbedContent).active = f"pane-{name}"
-        self.query_one(f"#{name}").focus()
+        pane = await self.activate(name)
+        pane.focus()
 
     def action_toggle_keys(self) -> None:
         if self.screen.query("HelpPanel"):
