@@ -10,7 +10,6 @@ from gpu_tui import __version__
 from gpu_tui.core.errors import UsageError
 from gpu_tui.ui.pane_registry import pane_names
 
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -46,8 +45,8 @@ def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> N
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser: TUI options and every subcommand."""
+def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
+    """TUI options, and every subcommand unless ``with_commands`` is False (the fast path)."""
     from gpu_tui.commands import load_commands
 
     parser = OneLineParser(
@@ -69,12 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="kitchen pane: cycle through the scenarios (for talks) until a key is pressed",
     )
     parser.add_argument(
+        "--bench-python",
+        metavar="PATH",
+        help="bench pane: run benchmarks with this Python (one that has torch, e.g. a conda env)",
+    )
+    parser.add_argument(
         "--refresh",
         type=refresh_seconds,
         default=1.0,
         metavar="SECONDS",
         help="live refresh interval, 0.1 to 60 (default: 1)",
     )
+    if not with_commands:
+        return parser
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", parser_class=OneLineParser
     )
@@ -86,12 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def needs_commands(argv: list[str]) -> bool:
+    """Whether the subcommands must be loaded to parse ``argv``: when one is named, or for help.
+
+    Plain ``gpu-tui`` skips importing them, which is worth ~0.1 s of start-up.
+    """
+    from gpu_tui.commands import COMMAND_NAMES
+
+    return any(arg in COMMAND_NAMES or arg in ("-h", "--help") for arg in argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run gpu-tui; returns the process exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(with_commands=needs_commands(argv))
     args = parser.parse_args(argv)
     try:
-        if args.command is None:
+        if getattr(args, "command", None) is None:
             return run_tui(args)
         return int(args.run(args))
     except UsageError as error:
@@ -117,7 +134,11 @@ def run_tui(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     config = AppConfig(
-        demo=args.demo, pane=args.pane, refresh_seconds=args.refresh, autoplay=args.autoplay
+        demo=args.demo,
+        pane=args.pane,
+        refresh_seconds=args.refresh,
+        autoplay=args.autoplay,
+        bench_python=args.bench_python,
     )
     app = make_app(config)
     app.run()

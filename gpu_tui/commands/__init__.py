@@ -7,6 +7,7 @@ To add a subcommand, write its module and list it in ``COMMANDS``.
 from __future__ import annotations
 
 import argparse
+import importlib
 from types import ModuleType
 from typing import Protocol
 
@@ -22,8 +23,11 @@ class Command(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-def load_commands() -> list[ModuleType]:
-    """The subcommand modules, imported lazily so ``gpu-tui`` (the TUI) starts fast."""
-    from gpu_tui.commands import bench, guide, info, kitchen, watch
+COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench")
+"""Subcommands in the order ``--help`` lists them; each is ``gpu_tui.commands.<name>``."""
 
-    return [info, watch, guide, kitchen, bench]
+
+def load_commands() -> list[ModuleType]:
+    """Import the subcommand modules (only when a subcommand or --help is asked for: the TUI's
+    start-up should not pay for the benchmark runner and the sampler)."""
+    return [importlib.import_module(f"gpu_tui.commands.{name}") for name in COMMAND_NAMES]

@@ -82,14 +82,16 @@ class GpuTuiApp(App[int]):
 
     @work(thread=True, exclusive=True, group="inventory", exit_on_error=False)
     def discover_inventory(self) -> None:
-        """Read the hardware off the event loop; NVML can take a while on big machines."""
+        """Read the hardware off the event loop: the CPU first (milliseconds), so the first
+        screen shows it, then the accelerators (NVML can take a while on big machines)."""
         if self.config.discover is not None:
-            inventory = self.config.discover()
-        else:
-            from gpu_tui.core.devices import discover
+            self.post_message(InventoryReady(self.config.discover()))
+            return
+        from gpu_tui.core.devices import discover_host, with_accelerators
 
-            inventory = discover(demo=self.config.demo)
-        self.post_message(InventoryReady(inventory))
+        host = discover_host()
+        self.post_message(InventoryReady(host))
+        self.post_message(InventoryReady(with_accelerators(host, demo=self.config.demo)))
 
     def on_inventory_ready(self, message: InventoryReady) -> None:
         self.inventory = message.inventory

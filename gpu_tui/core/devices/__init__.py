@@ -1,4 +1,8 @@
-"""What hardware is here: :func:`discover` returns the whole inventory, failing soft per backend."""
+"""What hardware is here: :func:`discover` returns the whole inventory, failing soft per backend.
+
+The TUI calls :func:`discover_host` first (CPU and memory, a few milliseconds) so the first
+screen shows the CPU at once, then :func:`with_accelerators` (NVML can take far longer).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,29 @@ from types import ModuleType
 
 from gpu_tui.core.devices.model import Accelerator, BackendStatus, Inventory
 
+CHECKING = "checking the NVIDIA driver…"
 
-def discover(*, demo: bool = False, nvml: ModuleType | None = None) -> Inventory:
-    """Find the CPU, memory and accelerators.
 
-    Slow-ish (NVML init can take ~100 ms, longer with many GPUs), so the TUI calls it from a
-    thread. ``demo`` adds a SIMULATED accelerator; ``nvml`` swaps in a test double.
-    """
+def discover_host() -> Inventory:
+    """CPU and memory only; accelerators not looked for yet (NVML shown as being checked)."""
     # Imported here, not at the top: devices.model is imported by catalog and peaks, which the
     # CPU and NVIDIA readers import in turn, and a package-level import would close that loop.
     from gpu_tui.core.devices.cpu import read_cpu
     from gpu_tui.core.devices.memory import read_memory
+
+    pending = BackendStatus(name="nvml", available=False, reason=CHECKING)
+    return Inventory(
+        cpu=read_cpu(), memory=read_memory(), accelerators=(), backends={"nvml": pending}
+    )
+
+
+def with_accelerators(
+    host: Inventory, *, demo: bool = False, nvml: ModuleType | None = None
+) -> Inventory:
+    """``host`` plus the accelerators NVML finds (and the SIMULATED one with ``demo``).
+
+    ``nvml`` swaps in a test double for the ``pynvml`` module.
+    """
     from gpu_tui.core.devices.nvidia import discover_nvidia
 
     gpus, nvml_status = discover_nvidia(nvml)
@@ -32,8 +48,10 @@ def discover(*, demo: bool = False, nvml: ModuleType | None = None) -> Inventory
             reason="--demo: one SIMULATED accelerator added; its readings are synthetic",
         )
     return Inventory(
-        cpu=read_cpu(),
-        memory=read_memory(),
-        accelerators=tuple(accelerators),
-        backends=backends,
+        cpu=host.cpu, memory=host.memory, accelerators=tuple(accelerators), backends=backends
     )
+
+
+def discover(*, demo: bool = False, nvml: ModuleType | None = None) -> Inventory:
+    """Find the CPU, memory and accelerators (slow-ish: call it off the event loop)."""
+    return with_accelerators(discover_host(), demo=demo, nvml=nvml)
