@@ -1,0 +1,238 @@
+"""The catalog with this machine's CPU and accelerators placed in it: rows, filter, sort, bars."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gpu_tui.core.catalog import CatalogEntry
+from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
+from gpu_tui.core.fields import value_or_none
+
+_SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
+
+
+@dataclass(frozen=True)
+class LineupRow:
+    """One device in the Guide's table: a catalog product, or one found on this machine."""
+
+    key: str
+    """Unique and stable across sorts (the table's row key)."""
+    name: str
+    """Display name; a simulated device's always ends in ``(SIMULATED)``."""
+    vendor: str
+    architecture: str
+    year: int | None
+    memory_gb: float | None
+    memory_type: str | None
+    bandwidth_tbps: float | None
+    fp32_tflops: float | None
+    bf16_tflops: float | None
+    fp8_tflops: float | None
+    tdp_watts: float | None
+    source: str
+    notes: str = ""
+    local: bool = False
+    simulated: bool = False
+    bf16_sparse_tflops: float | None = None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A sortable column: the row attribute, its header and whether it holds numbers."""
+
+    attr: str
+    label: str
+    numeric: bool
+
+
+# Most telling first, so at 80 columns what scrolls off the right edge matters least.
+COLUMNS: tuple[Column, ...] = (
+    Column("name", "Device", False),
+    Column("memory_gb", "Mem GB", True),
+    Column("bandwidth_tbps", "TB/s", True),
+    Column("bf16_tflops", "BF16", True),
+    Column("fp8_tflops", "FP8", True),
+    Column("fp32_tflops", "FP32", True),
+    Column("tdp_watts", "TDP W", True),
+    Column("year", "Year", True),
+    Column("vendor", "Vendor", False),
+    Column("architecture", "Architecture", False),
+)
+
+
+_CPU_VENDORS = {"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}
+
+
+def display_name(name: str, simulated: bool) -> str:
+    """Without "NVIDIA " (most rows have it; other vendors' names need theirs to read well).
+
+    A simulated device's name always ends in ``(SIMULATED)``, where truncation never reaches.
+    """
+    base = _SIMULATED.sub("", name).removeprefix("NVIDIA ")
+    return f"{base} (SIMULATED)" if simulated else base
+
+
+def catalog_row(entry: CatalogEntry) -> LineupRow:
+    """A reference product as a row (its dense figures and one source for all of them)."""
+    return LineupRow(
+        key=f"cat:{entry.name}",
+        name=display_name(entry.name, simulated=False),
+        vendor=entry.vendor,
+        architecture=entry.architecture,
+        year=entry.year,
+        memory_gb=entry.memory_gb,
+        memory_type=entry.memory_type,
+        bandwidth_tbps=entry.bandwidth_tbps,
+        fp32_tflops=entry.fp32_tflops,
+        bf16_tflops=entry.bf16_tflops,
+        fp8_tflops=entry.fp8_tflops,
+        tdp_watts=entry.tdp_watts,
+        source=entry.source,
+        notes=entry.notes,
+        bf16_sparse_tflops=entry.bf16_sparse_tflops,
+    )
+
+
+def accelerator_row(device: Accelerator) -> LineupRow:
+    """A detected accelerator: memory as the driver reports it, peaks computed from its clocks."""
+    peaks = device.peaks
+    memory = value_or_none(device.memory_total_bytes)
+    bandwidth = value_or_none(peaks.memory_bandwidth_gbps)
+    # Only the bases of the figures the Guide plots: the full set runs to a screenful.
+    basis = "; ".join(
+        f"{label} = {peaks.basis[k]}"
+        for k, label in (("memory_bandwidth_gbps", "bandwidth"), ("bf16_tflops", "BF16"))
+        if k in peaks.basis
+    )
+    source = f"this machine: memory as reported by {device.backend}; computed peaks: {basis}"
+    return LineupRow(
+        key=f"gpu:{device.index}",
+        name=display_name(device.name, device.simulated),
+        vendor=device.vendor,
+        architecture=str(value_or_none(device.architecture) or "unknown"),
+        year=None,
+        memory_gb=None if memory is None else memory / 1e9,
+        memory_type="VRAM",
+        bandwidth_tbps=None if bandwidth is None else bandwidth / 1000,
+        fp32_tflops=value_or_none(peaks.fp32_tflops),
+        bf16_tflops=value_or_none(peaks.bf16_tflops),
+        fp8_tflops=value_or_none(peaks.fp8_tflops),
+        tdp_watts=value_or_none(device.power_limit_default_watts),
+        source=source,
+        notes="SIMULATED: --demo's stand-in, not a real device." if device.simulated else "",
+        local=True,
+        simulated=device.simulated,
+    )
+
+
+def cpu_row(cpu: CpuInfo, memory: MemoryInfo) -> LineupRow:
+    """The CPU: its computed FP32 peak and system RAM; BF16 and bandwidth are not computed."""
+    gflops = value_or_none(cpu.peak.gflops)
+    vendor = str(value_or_none(cpu.vendor) or "unknown")
+    vendor = _CPU_VENDORS.get(vendor, vendor)
+    return LineupRow(
+        key="cpu",
+        name=f"CPU: {cpu.model}",
+        vendor=vendor,
+        architecture=str(value_or_none(cpu.microarchitecture) or cpu.architecture),
+        year=None,
+        memory_gb=memory.total_bytes / 1e9,
+        memory_type="system RAM",
+        bandwidth_tbps=None,
+        fp32_tflops=None if gflops is None else gflops / 1000,
+        bf16_tflops=None,
+        fp8_tflops=None,
+        tdp_watts=None,
+        source=f"this machine: FP32 peak = {cpu.peak.basis}; memory = system RAM (/proc/meminfo)",
+        notes="gpu-tui computes no BF16 peak or memory bandwidth for CPUs.",
+        local=True,
+    )
+
+
+def local_rows(inventory: Inventory | None) -> tuple[LineupRow, ...]:
+    """This machine's CPU, then each accelerator that still answers."""
+    if inventory is None:
+        return ()
+    gpus = tuple(accelerator_row(d) for d in inventory.accelerators if not d.lost)
+    return (cpu_row(inventory.cpu, inventory.memory), *gpus)
+
+
+def catalog_rows(entries: Iterable[CatalogEntry] | None = None) -> tuple[LineupRow, ...]:
+    """The reference catalog plus the Guide's extra rows (or ``entries``)."""
+    if entries is None:
+        from gpu_tui.core.guide.extra_catalog import all_entries
+
+        entries = all_entries()
+    return tuple(catalog_row(e) for e in entries)
+
+
+def matches(row: LineupRow, query: str) -> bool:
+    """Every word of ``query`` appears in the row's name, vendor, architecture or year."""
+    haystack = f"{row.name} {row.vendor} {row.architecture} {row.year or ''}".lower()
+    return all(word in haystack for word in query.lower().split())
+
+
+def filter_rows(rows: Iterable[LineupRow], query: str) -> tuple[LineupRow, ...]:
+    """Rows matching ``query``; this machine's rows always stay, to be compared against."""
+    return tuple(row for row in rows if row.local or matches(row, query))
+
+
+def sort_rows(rows: Iterable[LineupRow], column: Column, descending: bool) -> tuple[LineupRow, ...]:
+    """Sorted by one column; a missing figure goes last in either direction."""
+    present = [r for r in rows if getattr(r, column.attr) is not None]
+    missing = [r for r in rows if getattr(r, column.attr) is None]
+
+    def key(row: LineupRow) -> tuple[float | str, str]:
+        value = getattr(row, column.attr)
+        return (value if column.numeric else str(value).lower(), row.name.lower())
+
+    return (*sorted(present, key=key, reverse=descending), *sorted(missing, key=lambda r: r.name))
+
+
+@dataclass(frozen=True)
+class LineupBar:
+    """One device on one metric; ``missing`` says why a bar has no value."""
+
+    label: str
+    value: float | None
+    local: bool
+    simulated: bool
+    missing: str = "n/p"
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """One metric across devices, largest first, figures without a value last."""
+
+    title: str
+    unit: str
+    bars: tuple[LineupBar, ...]
+
+
+def _bar(row: LineupRow, value: float | None, name: str | None = None) -> LineupBar:
+    missing = "unknown" if row.local else "n/p"
+    name = row.name if name is None else name
+    return LineupBar(f"▶ {name}" if row.local else name, value, row.local, row.simulated, missing)
+
+
+def bar_charts(rows: Iterable[LineupRow]) -> tuple[BarChart, ...]:
+    """Bandwidth, dense BF16 and memory; a CPU sits in the BF16 chart by its FP32 peak, so said."""
+    rows = tuple(rows)
+
+    def chart(title: str, unit: str, bars: list[LineupBar]) -> BarChart:
+        ranked = sorted(bars, key=lambda b: (b.value is None, -(b.value or 0.0), b.label))
+        return BarChart(title, unit, tuple(ranked))
+
+    def bf16(row: LineupRow) -> LineupBar:
+        if row.key == "cpu" and row.fp32_tflops is not None:
+            # Said up front: a cut label must not hide that this is another precision.
+            return _bar(row, row.fp32_tflops, "CPU FP32: " + row.name.removeprefix("CPU: "))
+        return _bar(row, row.bf16_tflops)
+
+    return (
+        chart("Memory bandwidth", "TB/s", [_bar(r, r.bandwidth_tbps) for r in rows]),
+        chart("Dense BF16", "TFLOP/s", [bf16(r) for r in rows]),
+        chart("Memory", "GB", [_bar(r, r.memory_gb) for r in rows]),
+    )

@@ -1,0 +1,1 @@
+"""The Guide pane's sections, one widget per module."""

@@ -1,0 +1,194 @@
+"""Cloud vs on-prem: editable inputs (the reference's H100 node by default) and the verdict."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Label, Static
+
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.guide import cost as c
+from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input: its id, label, the CostInputs field it sets (if any) and the shown scale."""
+
+    id: str
+    label: str
+    attr: str | None = None
+    percent: bool = False
+    """Shown and typed as a percentage, stored as a fraction."""
+
+
+DEFAULT_PRICE = c.REFERENCE_PRICES[0]
+CLOUD_FIELDS = (
+    Field("price", "Cloud $/GPU-h"),
+    Field("date", "Price seen"),
+    Field("util", "Utilisation %"),
+    Field("tflops", "Measured TFLOP/s"),
+)
+NODE_FIELDS = (
+    Field("hardware", "Node price $", "hardware_usd"),
+    Field("install", "Install $", "install_usd"),
+    Field("gpus", "GPUs per node", "gpus_per_node"),
+    Field("life", "Life, years", "life_years"),
+    Field("maint", "Maintenance %/yr", "maintenance_fraction_per_year", percent=True),
+    Field("staff", "Staff $/yr", "staff_usd_per_year"),
+    Field("colo", "Colo $/kW-yr", "colo_usd_per_kw_year"),
+    Field("kw", "Node power kW", "node_kw"),
+    Field("idle", "Idle power %", "idle_power_fraction", percent=True),
+    Field("pue", "PUE", "pue"),
+    Field("kwh", "Electricity $/kWh", "usd_per_kwh"),
+)
+CLOUD_DEFAULTS = {
+    "price": f"{DEFAULT_PRICE.usd_per_gpu_hour:.2f}",
+    "date": DEFAULT_PRICE.date,
+    "util": "50",
+    "tflops": "",
+}
+CLOUD_SOURCES = {
+    "date": "when the cloud price was seen; prices move (AWS's H100 roughly halved in 2025)",
+    "util": "the share of hours the GPU does useful work (assumption: yours to set)",
+    "tflops": "optional: a measured rate (e.g. from a Bench run) for $ per TFLOP/s-hour",
+}
+
+
+def _default_text(field: Field) -> str:
+    if field.attr is None:
+        return CLOUD_DEFAULTS[field.id]
+    value = getattr(c.CostInputs(), field.attr)
+    return f"{value * 100:g}" if field.percent else f"{value:,g}"
+
+
+def _number(field: Field, text: str) -> float:
+    cleaned = text.replace(",", "").replace("$", "").replace("%", "").strip()
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise UsageError(f"{field.label}: not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise UsageError(f"{field.label}: must be a finite number, got {text!r}")
+    return value / 100 if field.percent else value
+
+
+class CostForm(VerticalScroll):
+    """The inputs, one per line; ↑/↓ move between them."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+        Binding("down", "app.focus_next", "Next field", show=False),
+    ]
+
+
+class CostView(Widget):
+    """Inputs left, the verdict and dated prices right, the focused input's source below."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("escape", "leave", "To the results"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="cost-main"):
+            with CostForm(id="cost-form", can_focus=False):
+                for field in (*CLOUD_FIELDS, *NODE_FIELDS):
+                    with Horizontal(classes="cost-row"):
+                        yield Label(field.label, classes="field-label")
+                        yield Input(_default_text(field), id=f"cost-{field.id}", compact=True)
+            with VerticalScroll(id="cost-results-scroll"):
+                yield Static(id="cost-results")
+                yield Static(id="cost-tables")
+        yield Static(id="cost-source")
+
+    def on_mount(self) -> None:
+        self.query_one("#cost-form").border_title = "Inputs (H100 node)"
+        self.recompute()
+        self.show_source("price")
+
+    def focus(self, scroll_visible: bool = True) -> CostView:
+        self.query_one("#cost-price", Input).focus(scroll_visible)
+        return self
+
+    def action_leave(self) -> None:
+        self.query_one("#cost-results-scroll").focus()
+
+    def value(self, field_id: str) -> str:
+        return self.query_one(f"#cost-{field_id}", Input).value
+
+    def read_inputs(self) -> tuple[c.CostInputs, CloudChoice]:
+        """The node and the cloud choice from the form; ``UsageError`` names a bad field."""
+        changes: dict[str, Any] = {}
+        for field in NODE_FIELDS:
+            assert field.attr is not None  # every node field sets one
+            number = _number(field, self.value(field.id))
+            changes[field.attr] = int(number) if field.attr == "gpus_per_node" else number
+        inputs = c.check_inputs(replace(c.CostInputs(), **changes))
+        fields = {field.id: field for field in CLOUD_FIELDS}
+        price = c.check_price(_number(fields["price"], self.value("price")))
+        util = c.check_utilization(_number(fields["util"], self.value("util")) / 100)
+        tflops_text = self.value("tflops").strip()
+        tflops = _number(fields["tflops"], tflops_text) if tflops_text else None
+        if tflops is not None and tflops <= 0:
+            raise UsageError(f"measured TFLOP/s must be positive, got {tflops_text!r}")
+        return inputs, CloudChoice(price, self.value("date").strip(), util, tflops)
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self.recompute()
+
+    def recompute(self) -> None:
+        """Closed-form arithmetic: cheap enough for every keystroke."""
+        if not self.is_mounted:
+            return
+        styles = self.app.get_css_variables()
+        out = self.query_one("#cost-results", Static)
+        try:
+            inputs, choice = self.read_inputs()
+        except UsageError as error:
+            out.update(Text(str(error), style=f"bold {styles['text-error']}"))
+            self.query_one("#cost-tables", Static).update("")  # they would be for old inputs
+            return
+        year = c.gpu_year(inputs)
+        out.update(verdict(year, choice, styles))
+        self.query_one("#cost-tables", Static).update(tables(year))
+        self.refresh_source()
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_source()
+
+    def refresh_source(self) -> None:
+        focused = self.screen.focused
+        if isinstance(focused, Input) and (focused.id or "").startswith("cost-"):
+            self.show_source((focused.id or "").removeprefix("cost-"))
+
+    def show_source(self, field_id: str) -> None:
+        """Where the focused input's default comes from, or that the user changed it."""
+        by_id = {field.id: field for field in (*CLOUD_FIELDS, *NODE_FIELDS)}
+        field = by_id[field_id]
+        text = Text(f"{field.label}: ", style="bold")
+        if field_id == "price":
+            source = price_source(_safe_float(self.value("price")))
+        elif field.attr is None:
+            source = CLOUD_SOURCES[field_id]
+        elif self.value(field_id).strip() == _default_text(field):
+            source = c.INPUT_SOURCES[field.attr]
+        else:
+            source = "given by you"
+        text.append(source)
+        self.query_one("#cost-source", Static).update(text)
+
+
+def _safe_float(text: str) -> float:
+    try:
+        return float(text.replace("$", "").replace(",", "").strip())
+    except ValueError:
+        return math.nan

@@ -1,0 +1,259 @@
+"""Will it fit: model size, precision, context, batch in; memory, devices, decode bound out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Label, Select, Static
+
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.guide import fit as f
+from gpu_tui.core.guide.lineup import display_name
+from gpu_tui.core.guide.shapes import parse_params
+from gpu_tui.ui.guide.catalog_view import NAME_WIDTH
+from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG, fit_label
+
+DTYPES = ("fp32", "bf16", "fp8", "int4")
+FORMULAS = (
+    "Formulas: weights = params × bytes (docs.coreweave.com); KV = 2 × bytes × layers × "
+    "KV heads × head dim × context × batch (kv-cache-size README); decode ≤ devices × "
+    "bandwidth ÷ weight bytes (jax-ml/scaling-book roofline.md)."
+)
+
+
+def local_targets(inventory: Inventory | None) -> tuple[f.Target, ...]:
+    """This machine's accelerators, then its system RAM (a CPU can run a model too)."""
+    if inventory is None:
+        return ()
+    gpus = tuple(
+        f.Target(
+            display_name(d.name, d.simulated),
+            t.memory_bytes,
+            t.bandwidth_bytes_per_second,
+            t.source,
+            local=True,
+        )
+        for d in inventory.accelerators
+        if not d.lost
+        for t in (f.accelerator_target(d),)
+    )
+    ram = f.local_target(
+        f"CPU: {inventory.cpu.model} (RAM)",
+        inventory.memory.total_bytes,
+        None,
+        "this machine: system RAM (/proc/meminfo); gpu-tui computes no CPU memory bandwidth",
+    )
+    return (*gpus, ram)
+
+
+def _ranked(placements: tuple[f.Placement, ...]) -> tuple[f.Placement, ...]:
+    """This machine first; then the fewest devices needed, fastest decode first among equals."""
+    local = tuple(p for p in placements if p.target.local)
+    rest = sorted(
+        (p for p in placements if not p.target.local),
+        key=lambda p: (
+            p.devices_needed is None,
+            p.devices_needed or 0,
+            -(p.decode_tokens_per_second_max or 0.0),
+        ),
+    )
+    return (*local, *rest)
+
+
+def _gb(value: float | None) -> str:
+    return "—" if value is None else f"{value / 1e9:,.1f} GB"
+
+
+class FitView(Widget):
+    """Inputs on one line; the arithmetic; every device with the count it needs."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("escape", "leave", "To the results"),
+    ]
+
+    inventory: reactive[Inventory | None] = reactive(None)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.placements: tuple[f.Placement, ...] = ()
+        self.result: f.FitResult | None = None
+        # Named as in the Catalog table ("H100 SXM", not "NVIDIA H100 SXM").
+        targets = f.catalog_targets()
+        self.catalog = tuple(replace(t, name=display_name(t.name, False)) for t in targets)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="fit-inputs"):
+            yield Label("Model", classes="field-label")
+            yield Input(
+                "8B", id="fit-params", compact=True, tooltip="8B, 70e9, 1.5T or llama-3.1-70b"
+            )
+            yield Label("Precision", classes="field-label")
+            options = [(d, d) for d in DTYPES]
+            yield Select(options, value="bf16", allow_blank=False, id="fit-dtype", compact=True)
+            yield Label("Context", classes="field-label")
+            yield Input(str(f.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
+            yield Label("Batch", classes="field-label")
+            yield Input(str(f.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
+        yield Static(id="fit-summary")
+        yield DataTable(id="fit-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="fit-detail")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#fit-table", DataTable)
+        table.border_title = "Where it fits: ▶ this machine, then fewest devices, fastest decode"
+        table.add_column("Device", width=NAME_WIDTH)
+        for label in ("Memory", "Need", "Of one", "Decode ≤ tok/s", "TB/s"):
+            table.add_column(label)
+        self.recompute()
+
+    def focus(self, scroll_visible: bool = True) -> FitView:
+        self.query_one("#fit-params", Input).focus(scroll_visible)
+        return self
+
+    def watch_inventory(self) -> None:
+        self.recompute()
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _input_changed(self) -> None:
+        self.recompute()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.query_one("#fit-table", DataTable).focus()
+
+    def action_leave(self) -> None:
+        self.query_one("#fit-table", DataTable).focus()
+
+    def read_inputs(self) -> f.FitResult:
+        """The fit for what the inputs say; ``UsageError`` with one line for bad input."""
+        params, shape = parse_params(self.query_one("#fit-params", Input).value)
+        dtype = str(self.query_one("#fit-dtype", Select).value)
+        counts = []
+        for name in ("context", "batch"):
+            text = self.query_one(f"#fit-{name}", Input).value.strip()
+            if not text.lstrip("-").isdigit():
+                raise UsageError(f"{name} must be a whole number, got {text!r}")
+            counts.append(int(text))
+        return f.fit(params, dtype, context=counts[0], batch=counts[1], shape=shape)
+
+    def recompute(self) -> None:
+        """Pure arithmetic over ~40 devices: microseconds, so it runs on every keystroke."""
+        if not self.is_mounted:
+            return
+        summary = self.query_one("#fit-summary", Static)
+        table = self.query_one("#fit-table", DataTable)
+        try:
+            result = self.read_inputs()
+        except UsageError as error:
+            summary.update(Text(str(error), style=self.app.get_css_variables()["text-error"]))
+            return
+        self.result = f.with_targets(result, local_targets(self.inventory) + self.catalog)
+        self.placements = _ranked(self.result.placements)
+        summary.update(self.summary(self.result))
+        keep = table.cursor_row
+        table.clear()
+        variables = self.app.get_css_variables()
+        for index, p in enumerate(self.placements):
+            table.add_row(*self.cells(p, variables), key=str(index))
+        table.move_cursor(row=min(keep, len(self.placements) - 1))
+        self.show_detail(table.cursor_row)
+
+    def summary(self, result: f.FitResult) -> Text:
+        """The arithmetic, with this machine's answer first."""
+        shape = result.shape.shape
+        kv_width = f.DTYPE_BYTES[result.kv_dtype]
+        text = Text()
+        first_local = next((p for p in self.placements if p.target.local), None)
+        if first_local is not None:
+            text.append(self.verdict(first_local) + "\n", style="bold")
+        text.append(
+            f"Weights  {_gb(result.weight_bytes):>10} = {result.params / 1e9:,.4g}B "
+            f"params × {f.DTYPE_BYTES[result.dtype]:g} B ({result.dtype})\n"
+        )
+        text.append(
+            f"KV cache {_gb(result.kv_cache_bytes):>10} = 2 × {kv_width:g} B × "
+            f"{shape.layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} × "
+            f"{result.context:,} tok × {result.batch}\n"
+        )
+        exact = "" if result.shape.exact else " (assumed shape)"
+        text.append(
+            f"Total    {_gb(result.total_bytes):>10}   shape: {shape.name}{exact}; "
+            "activations and runtime overhead not included"
+        )
+        return text
+
+    @staticmethod
+    def verdict(p: f.Placement) -> str:
+        """One line: does it fit on this device, and how fast can it decode at best."""
+        name = fit_label(p.target.name, 40)
+        if p.devices_needed is None:
+            return f"▶ {name}: memory unknown"
+        share = f"{(p.fraction_of_one or 0) * 100:.0f} % of one"
+        fits = "fits on one" if p.devices_needed == 1 else f"needs {p.devices_needed}"
+        rate = p.decode_tokens_per_second_max
+        decode = "" if rate is None else f"; decode ≤ {rate:,.1f} tok/s"
+        return f"▶ {name}: {fits} ({share}){decode}"
+
+    @staticmethod
+    def cells(p: f.Placement, variables: dict[str, str]) -> list[Text]:
+        name = Text(
+            fit_label(f"▶ {p.target.name}" if p.target.local else p.target.name, NAME_WIDTH)
+        )
+        if p.target.name.endswith(SIMULATED_TAG):
+            name.stylize(f"bold {variables['text-warning']}")
+            name.stylize("reverse", len(name) - len(SIMULATED_TAG) + 1)
+        elif p.target.local:
+            name.stylize(f"bold {variables['text-accent']}")
+        need = "—" if p.devices_needed is None else str(p.devices_needed)
+        need_style = f"bold {variables['text-success']}" if p.devices_needed == 1 else ""
+        share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
+        rate = p.decode_tokens_per_second_max
+        bandwidth = p.target.bandwidth_bytes_per_second
+        return [
+            name,
+            Text(_gb(p.target.memory_bytes), justify="right"),
+            Text(need, style=need_style, justify="right"),
+            Text(share, justify="right"),
+            Text("—" if rate is None else f"{rate:,.1f}", justify="right"),
+            Text("—" if bandwidth is None else f"{bandwidth / 1e12:.2f}", justify="right"),
+        ]
+
+    @on(DataTable.RowHighlighted, "#fit-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail(event.cursor_row)
+
+    def show_detail(self, index: int) -> None:
+        """The highlighted device's arithmetic and the source of its figures."""
+        detail = self.query_one("#fit-detail", Static)
+        if self.result is None or not 0 <= index < len(self.placements):
+            detail.update("")
+            return
+        p = self.placements[index]
+        text = Text(p.target.name, style="bold")
+        if p.devices_needed is not None and p.target.memory_bytes is not None:
+            text.append(
+                f": {_gb(self.result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
+                f"of one {_gb(p.target.memory_bytes)} → {p.devices_needed} needed"
+            )
+        bandwidth = p.target.bandwidth_bytes_per_second
+        if p.decode_tokens_per_second_max is not None and bandwidth is not None:
+            text.append(
+                f"; decode ≤ {p.devices_needed} × {bandwidth / 1e12:.2f} TB/s ÷ "
+                f"{_gb(self.result.weight_bytes)} = "
+                f"{p.decode_tokens_per_second_max:,.1f} tok/s (a ceiling)"
+            )
+        text.append("\nsource: ", style="bold")
+        text.append(p.target.source)
+        text.append(
+            f"\nshape: {self.result.shape.how}. {FORMULAS} {f.CAPACITY_NOTE}", style="italic"
+        )
+        detail.update(text)

@@ -1,0 +1,44 @@
+"""The key metrics explained: pick one on the left, read what it means and its sources."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import OptionList, Static
+
+from gpu_tui.core.guide.metrics import KEY_METRICS, Metric
+
+
+def metric_text(metric: Metric) -> Text:
+    """What it is, why it matters, how to read it, and where that comes from."""
+    text = Text(metric.name + "\n", style="bold")
+    for label, body in (("What", metric.what), ("Why", metric.why), ("Reading", metric.reading)):
+        text.append(f"\n{label}: ", style="bold")
+        text.append(body + "\n")
+    text.append("\nsources: " + "; ".join(metric.sources), style="italic")
+    return text
+
+
+class MetricsView(Horizontal):
+    """A list of the metrics (↑↓ to move) and the highlighted one explained."""
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(*(m.name for m in KEY_METRICS), id="metrics-list")
+        yield VerticalScroll(
+            Static(metric_text(KEY_METRICS[0]), id="metrics-text"), id="metrics-scroll"
+        )
+
+    def on_mount(self) -> None:
+        metrics = self.query_one("#metrics-list", OptionList)
+        metrics.border_title = "Key metrics"
+        metrics.highlighted = 0
+
+    def focus(self, scroll_visible: bool = True) -> MetricsView:
+        self.query_one("#metrics-list", OptionList).focus(scroll_visible)
+        return self
+
+    @on(OptionList.OptionHighlighted, "#metrics-list")
+    def _show(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one("#metrics-text", Static).update(metric_text(KEY_METRICS[event.option_index]))

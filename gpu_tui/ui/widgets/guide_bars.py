@@ -1,0 +1,71 @@
+"""One metric as horizontal bars, this machine's devices marked and a SIMULATED one labelled."""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from gpu_tui.core.guide.lineup import BarChart
+from gpu_tui.ui.widgets.compare_bars import bar_text
+
+SIMULATED_TAG = " (SIMULATED)"
+
+
+def fit_label(label: str, width: int) -> str:
+    """``label`` cut to ``width`` cells; a SIMULATED tag survives the cut (it must always show)."""
+    if len(label) <= width:
+        return label
+    tag = SIMULATED_TAG if label.endswith(SIMULATED_TAG) else ""
+    keep = max(1, width - len(tag) - 1)
+    return label[:keep].rstrip() + "…" + tag
+
+
+def number(value: float) -> str:
+    """Three significant figures or whole numbers: bars are for shape, the table for detail."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 1:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+class GuideBars(Static):
+    """Renders one :class:`BarChart`; local rows bold in the accent colour, SIMULATED reversed."""
+
+    chart: reactive[BarChart | None] = reactive(None, layout=True)
+
+    def render(self) -> RenderableType:
+        chart = self.chart
+        if chart is None:
+            return Text("Reading hardware…", style="italic")
+        variables = self.app.get_css_variables()
+        accent = variables.get("text-accent", "bold")
+        warning = variables.get("text-warning", "bold")
+        plain = variables.get("text-primary", "")
+        label_width = max(12, min(26, (self.size.width - 9) // 2))
+        bar_width = max(6, self.size.width - label_width - 10)
+        top = max((bar.value or 0.0) for bar in chart.bars) if chart.bars else 0.0
+        table = Table.grid(padding=(0, 1))
+        table.add_column(width=label_width, no_wrap=True)
+        table.add_column(width=bar_width, no_wrap=True)
+        table.add_column(justify="right", no_wrap=True, width=7)
+        table.title = f"{chart.title} ({chart.unit})"
+        table.title_style = "bold"
+        table.title_justify = "left"
+        for bar in chart.bars:
+            label = Text(fit_label(bar.label, label_width))
+            style = f"bold {accent}" if bar.local else ""
+            if bar.simulated:
+                label.stylize(f"bold {warning}")
+                label.stylize("reverse", len(label) - len(SIMULATED_TAG) + 1)
+            elif style:
+                label.stylize(style)
+            fraction = (bar.value or 0.0) / top if top else 0.0
+            value = (
+                Text(bar.missing, style="italic") if bar.value is None else Text(number(bar.value))
+            )
+            table.add_row(label, Text(bar_text(fraction, bar_width), style=style or plain), value)
+        return table

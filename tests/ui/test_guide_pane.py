@@ -1,0 +1,234 @@
+"""The Guide pane with Pilot at 80×24: sections by key, catalog sort/filter, fit and cost inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
+
+from gpu_tui.core.guide.lineup import COLUMNS
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.guide.catalog_view import CatalogView
+from gpu_tui.ui.guide.fit_view import FitView
+from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
+from gpu_tui.ui.widgets.guide_bars import GuideBars
+
+SIZE = (80, 24)
+
+
+def section(app: GpuTuiApp) -> str:
+    return app.query_one("#guide-sections", TabbedContent).active.removeprefix("guide-")
+
+
+def text_of(app: GpuTuiApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).render())
+
+
+def column(app: GpuTuiApp, table_id: str, index: int) -> list[str]:
+    table = app.query_one(table_id, DataTable)
+    return [str(table.get_row_at(row)[index]).strip() for row in range(table.row_count)]
+
+
+async def type_into(pilot: object, app: GpuTuiApp, selector: str, text: str) -> None:
+    """Replace an input's text by typing, as a user would."""
+    field = app.query_one(selector, Input)
+    field.focus()
+    field.value = ""
+    await pilot.press(*text)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def test_letters_and_brackets_move_between_sections(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert section(app) == "catalog"
+        assert isinstance(app.focused, DataTable)
+        for key, name in (("b", "bars"), ("w", "why"), ("v", "versus"), ("m", "metrics")):
+            await pilot.press(key)
+            assert section(app) == name
+        assert isinstance(app.focused, OptionList)  # the metrics list has the keyboard
+        await pilot.press("right_square_bracket")  # wraps round to the first
+        assert section(app) == "catalog"
+        await pilot.press("left_square_bracket")
+        assert section(app) == SECTIONS[-1].name
+        await pilot.press("f")
+        assert section(app) == "fit"
+        assert app.focused is app.query_one("#fit-params", Input)
+        await pilot.press("escape")  # out of the input: letters are keys again
+        await pilot.press("o")
+        assert section(app) == "cost"
+        # The app's own tabs did not take the inner tabs' activation for theirs.
+        assert app.query_one(GuidePane).active
+
+
+async def test_sort_cycles_columns_and_reverses(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.query_one(CatalogView)
+        assert COLUMNS[view.sort_index].attr == "bf16_tflops"
+        bf16 = [r.bf16_tflops for r in view.rows if r.bf16_tflops is not None]
+        assert bf16 == sorted(bf16, reverse=True)
+        await pilot.press("s")  # BF16 → FP8, largest first
+        assert COLUMNS[view.sort_index].attr == "fp8_tflops"
+        fp8 = [r.fp8_tflops for r in view.rows if r.fp8_tflops is not None]
+        assert fp8 == sorted(fp8, reverse=True)
+        assert view.rows[0].name == "H100 80GB HBM3 (SIMULATED)" or fp8[0] >= 4500
+        assert "FP8 ▼" in str(app.query_one("#guide-table", DataTable).border_title)
+        await pilot.press("r")
+        fp8_up = [r.fp8_tflops for r in view.rows if r.fp8_tflops is not None]
+        assert fp8_up == sorted(fp8_up)
+        assert view.rows[-1].fp8_tflops is None  # missing figures stay last either way
+        for _ in range(len(COLUMNS) - 4):  # on round to the name column: A to Z
+            await pilot.press("s")
+        assert COLUMNS[view.sort_index].attr == "name"
+        names = [r.name.lower() for r in view.rows]
+        assert names == sorted(names)
+
+
+async def test_filter_by_vendor_keeps_this_machine(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash")
+        assert app.focused is app.query_one("#guide-filter", Input)
+        await pilot.press(*"amd")
+        await pilot.press("enter")
+        assert isinstance(app.focused, DataTable)
+        rows = app.query_one(CatalogView).rows
+        catalog = [r for r in rows if not r.local]
+        assert catalog
+        assert all(r.vendor == "AMD" for r in catalog)
+        assert {r.key for r in rows if r.local} == {"cpu", "gpu:0"}
+        assert app.query_one("#guide-table", DataTable).row_count == len(rows)
+        # The bars show the same rows.
+        chart = app.query_one("#guide-bars-memory", GuideBars).chart
+        assert chart is not None
+        assert len(chart.bars) == len(rows)
+        await type_into(pilot, app, "#guide-filter", "nvidia h100")
+        names = {r.name for r in app.query_one(CatalogView).rows if not r.local}
+        assert names == {"H100 SXM", "H100 PCIe"}
+
+
+async def test_selected_row_shows_its_source(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, "#guide-filter", "h200")
+        await pilot.press("escape")
+        view = app.query_one(CatalogView)
+        index = next(i for i, r in enumerate(view.rows) if r.name == "H200 SXM")
+        app.query_one("#guide-table", DataTable).move_cursor(row=index)
+        await pilot.pause()
+        detail = text_of(app, "#guide-detail")
+        assert "141 GB" in detail
+        assert "source: nvidia.com/en-us/data-center/h200" in detail
+
+
+async def test_simulated_device_is_labelled_everywhere(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        names = column(app, "#guide-table", 0)
+        assert any(name.startswith("▶") and name.endswith("(SIMULATED)") for name in names)
+        chart = app.query_one("#guide-bars-bf16", GuideBars).chart
+        assert chart is not None
+        assert [b.label for b in chart.bars if b.simulated] == ["▶ H100 80GB HBM3 (SIMULATED)"]
+        await pilot.press("f")
+        assert column(app, "#fit-table", 0)[0].endswith("(SIMULATED)")
+        assert "(SIMULATED)" in text_of(app, "#fit-summary").splitlines()[0]
+
+
+async def test_no_gpu_still_places_the_cpu(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(demo=False, pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        names = column(app, "#guide-table", 0)
+        assert not any("SIMULATED" in name for name in names)
+        assert "▶ CPU: AMD EPYC" in names
+        await pilot.press("f")
+        assert text_of(app, "#fit-summary").startswith("▶ CPU: AMD EPYC (RAM): fits on one")
+
+
+async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        view = app.query_one(FitView)
+        needed = {p.target.name: p.devices_needed for p in view.placements}
+        assert needed["H100 SXM"] == 1  # the default 8B fits on one
+        await pilot.press(*"70B")  # the focused, selected size input is replaced
+        needed = {p.target.name: p.devices_needed for p in view.placements}
+        assert needed["H100 SXM"] == 2
+        assert needed["H100 80GB HBM3 (SIMULATED)"] == 2
+        assert needed["B200 (HGX)"] == 1
+        summary = text_of(app, "#fit-summary")
+        assert "140.0 GB = 70B params × 2 B (bf16)" in summary
+        assert "needs 2" in summary.splitlines()[0]
+        row = column(app, "#fit-table", 0).index("H100 SXM")
+        assert app.query_one("#fit-table", DataTable).get_row_at(row)[2].plain.strip() == "2"
+        # int4 weights: 35 GB, so one H100 holds it.
+        await pilot.press("tab", "enter", "down", "down", "enter")
+        assert app.query_one("#fit-dtype").value == "int4"  # type: ignore[attr-defined]
+        needed = {p.target.name: p.devices_needed for p in view.placements}
+        assert needed["H100 SXM"] == 1
+        assert "35.0 GB = 70B params × 0.5 B (int4)" in text_of(app, "#fit-summary")
+
+
+async def test_fit_context_batch_and_bad_input(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await type_into(pilot, app, "#fit-batch", "64")
+        # Llama 3.1 8B, 4,096 tokens × 64 sequences: 32 GiB of KV cache in bf16.
+        assert "KV cache    34.4 GB = 2 × 2 B × 32 layers" in text_of(app, "#fit-summary")
+        await type_into(pilot, app, "#fit-params", "lots")
+        assert "model size must be a parameter count" in text_of(app, "#fit-summary")
+        await type_into(pilot, app, "#fit-params", "8B")
+        assert text_of(app, "#fit-summary").startswith("▶ H100")
+
+
+async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        assert app.focused is app.query_one("#cost-price", Input)
+        results = text_of(app, "#cost-results")
+        assert "Break-even 91.5 % utilisation" in results
+        assert "2026-09/10" in results  # the price's date is shown with it
+        assert "RunPod Community" in text_of(app, "#cost-source")
+        await pilot.press(*"4.00")
+        assert "Break-even 55.7 % utilisation" in text_of(app, "#cost-results")
+        await pilot.press("down")  # ↓ moves to the next input, whose source shows below
+        assert app.focused is app.query_one("#cost-date", Input)
+        assert "when the cloud price was seen" in text_of(app, "#cost-source")
+        await type_into(pilot, app, "#cost-price", "1")
+        assert "Break-even: never" in text_of(app, "#cost-results")
+        await type_into(pilot, app, "#cost-pue", "0.5")
+        assert "pue must be between 1 and 5" in text_of(app, "#cost-results")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_every_section_renders(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for s in SECTIONS:
+            await pilot.press("escape", s.key)
+            assert section(app) == s.name
+        assert "GPU-Util" in str(
+            app.query_one("#metrics-list", OptionList).get_option_at_index(6).prompt
+        )
+        await pilot.press(*["down"] * 6)
+        assert "not efficiency" in text_of(app, "#metrics-text")
