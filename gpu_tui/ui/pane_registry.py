@@ -20,7 +20,10 @@ class PaneSpec:
     """``module:ClassName`` of the pane widget."""
 
 
-PANES: tuple[PaneSpec, ...] = (PaneSpec("specs", "Specs", "1", "gpu_tui.ui.specs_pane:SpecsPane"),)
+PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("specs", "Specs", "1", "gpu_tui.ui.specs_pane:SpecsPane"),
+    PaneSpec("guide", "Guide", "5", "gpu_tui.ui.guide_pane:GuidePane"),
+)
 
 
 def pane_names() -> tuple[str, ...]:
