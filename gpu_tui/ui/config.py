@@ -23,3 +23,5 @@ class AppConfig:
     """Monitor pane: an NVML module to sample instead of ``pynvml`` (tests pass a fake)."""
     autoplay: bool = False
     """Kitchen pane: cycle through the scenarios (for talks) until a key is pressed."""
+    bench_python: str | None = None
+    """Bench pane: the Python that runs the benchmark worker (``--bench-python``)."""
