@@ -38,14 +38,16 @@ SHOTS = (
 )
 
 
-async def take(shot: Shot, png: bool) -> Path:
-    app = make_app(AppConfig(demo=shot.demo, pane=shot.pane, host="gpu-tui-demo"))
+async def take(shot: Shot, png: bool, out: Path = OUT, real: bool = False) -> Path:
+    """One shot; ``real`` uses this machine's hardware only (no --demo) and its host name."""
+    demo = shot.demo and not real
+    app = make_app(AppConfig(demo=demo, pane=shot.pane, host=None if real else "gpu-tui-demo"))
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause(shot.settle_seconds)
         for key in shot.keys:
             await pilot.press(key)
         await pilot.pause(shot.settle_seconds)
-        svg = OUT / f"{shot.name}.svg"
+        svg = out / f"{shot.name}.svg"
         svg.write_text(app.export_screenshot(title=f"gpu-tui · {shot.name}"))
     if png and shutil.which("rsvg-convert"):
         subprocess.run(["rsvg-convert", str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
@@ -56,11 +58,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("names", nargs="*", help="only these shots")
     parser.add_argument("--png", action="store_true", help="also write PNGs (rsvg-convert)")
+    parser.add_argument("--out", type=Path, default=OUT, help="folder (default: screenshots/)")
+    parser.add_argument(
+        "--real", action="store_true", help="this machine's GPUs, no SIMULATED one (gpu-check)"
+    )
     args = parser.parse_args()
-    OUT.mkdir(exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     for shot in SHOTS:
         if not args.names or shot.name in args.names:
-            print(asyncio.run(take(shot, args.png)))
+            print(asyncio.run(take(shot, args.png, args.out, args.real)))
 
 
 if __name__ == "__main__":
