@@ -1,0 +1,148 @@
+"""Fixed-scale bars, history sparklines and number formats for the Monitor pane (pure text)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.history import Series
+
+_EIGHTHS = " ▏▎▍▌▋▊▉█"
+_LEVELS = " ▁▂▃▄▅▆▇█"
+GAP = "·"
+"""Drawn where a reading was unknown, stale or lost: a visible hole, never a made-up value."""
+_GIB = 1024**3
+
+
+def fraction(value: float | None, low: float, high: float | None) -> float | None:
+    """Where ``value`` sits on the fixed scale ``low``..``high`` (0..1), or None if unknown."""
+    if value is None or high is None or high <= low or math.isnan(value):
+        return None
+    return max(0.0, min(1.0, (value - low) / (high - low)))
+
+
+def bar(
+    value: float | None, width: int, fill: Style, track: Style, *, low: float = 0, high: float = 100
+) -> Text:
+    """A bar ``width`` cells wide on the fixed scale ``low``..``high`` (eighth-cell precision)."""
+    share = fraction(value, low, high)
+    if width <= 0:
+        return Text()
+    if share is None:
+        return Text(GAP * width, style=track)
+    eighths = round(share * width * 8)
+    full, rest = divmod(eighths, 8)
+    filled = "█" * full + (_EIGHTHS[rest] if rest else "")
+    if not filled and share > 0:
+        filled = "▏"  # a real but tiny reading must not vanish
+    text = Text(filled, style=fill)
+    text.append("─" * (width - len(filled)), style=track)
+    return text
+
+
+def spark(values: Sequence[float | None], width: int, low: float, high: float | None) -> str:
+    """The last ``width`` readings as a one-row graph on the fixed scale ``low``..``high``.
+
+    Right-aligned (newest at the right edge); gaps where readings were unknown. Zero draws as
+    the lowest bar so an idle device still shows a baseline.
+    """
+    cells: list[str] = []
+    for value in values[-width:] if width > 0 else ():
+        share = fraction(value, low, high)
+        cells.append(GAP if share is None else _LEVELS[1 + min(7, int(share * 8))])
+    return "".join(cells).rjust(max(0, width))
+
+
+def graph_rows(
+    values: Sequence[float | None], width: int, height: int, low: float, high: float | None
+) -> list[str]:
+    """A ``height``-row graph of the last ``width`` readings, top row first, fixed scale."""
+    recent: list[float | None] = list(values[-width:]) if width > 0 else []
+    columns: list[float | None] = [None] * (width - len(recent))
+    columns.extend(recent)
+    rows: list[str] = []
+    for row in range(height - 1, -1, -1):
+        cells = []
+        for value in columns:
+            share = fraction(value, low, high)
+            if share is None:
+                cells.append(GAP if row == 0 and value is not None else " ")
+                continue
+            eighths = max(1, round(share * height * 8))  # a baseline even at zero
+            cells.append(_LEVELS[max(0, min(8, eighths - row * 8))])
+        rows.append("".join(cells))
+    return rows
+
+
+def number(value: Maybe[float] | Maybe[int], fmt: str = ".0f", unit: str = "") -> str:
+    """A reading with its unit, or an en dash when unknown (the reason is shown elsewhere)."""
+    if isinstance(value, Unknown):
+        return "–"
+    return f"{value:{fmt}}{unit}"
+
+
+def gib(value: Maybe[int]) -> str:
+    return "–" if isinstance(value, Unknown) else f"{value / _GIB:.1f}"
+
+
+def bytes_short(value: float) -> str:
+    """``12.3G``-style sizes for tight columns (binary units, as nvidia-smi's MiB)."""
+    for unit, size in (("T", 1024**4), ("G", _GIB), ("M", 1024**2), ("K", 1024)):
+        if value >= size:
+            return f"{value / size:.1f}{unit}"
+    return f"{value:.0f}B"
+
+
+def rate(value: Maybe[float]) -> str:
+    """PCIe throughput in GB/s (decimal, as link speeds are quoted)."""
+    return "–" if isinstance(value, Unknown) else f"{value / 1e9:.1f}"
+
+
+def known_float(value: Maybe[float] | Maybe[int]) -> float | None:
+    return None if isinstance(value, Unknown) else float(value)
+
+
+def labelled_graph(
+    values: Sequence[float | None],
+    width: int,
+    height: int,
+    low: float,
+    high: float | None,
+    labels: tuple[str, str, str],
+) -> list[tuple[str, str]]:
+    """``graph_rows`` with a scale column: (label, cells) per row; labels are top, middle, bottom.
+
+    The scale is the fixed one the graph is drawn on, so the reader can tell 3 % from 95 %.
+    """
+    label_width = max(len(label) for label in labels) + 1
+    cells = graph_rows(values, max(1, width - label_width), height, low, high)
+    out = []
+    for row, line in enumerate(cells):
+        label = labels[0] if row == 0 else labels[2] if row == height - 1 else ""
+        if row == height // 2 and 0 < row < height - 1:
+            label = labels[1]
+        out.append((label.rjust(label_width - 1) + " ", line))
+    return out
+
+
+def graph_block(
+    caption: str,
+    series: Series,
+    width: int,
+    height: int,
+    labels: tuple[str, str, str],
+    style: Callable[[str], Style],
+) -> list[Text]:
+    """A caption row and a labelled graph of ``series`` on its own fixed scale.
+
+    ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
+    """
+    rows = labelled_graph(series.values(), width, height, series.low, series.high, labels)
+    return [Text(caption, style=style("label"))] + [
+        Text(label, style=style("label")).append(cells, style=style("graph"))
+        for label, cells in rows
+    ]

@@ -1,0 +1,300 @@
+"""One GPU's live readings: bars against its own limits, fixed-scale history, state in words."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.history import GpuHistory, Series
+from gpu_tui.core.samples import GpuSample
+from gpu_tui.ui.monitor.draw import (
+    bar,
+    fraction,
+    gib,
+    graph_block,
+    known_float,
+    number,
+    rate,
+    spark,
+)
+from gpu_tui.ui.monitor.gpu_text import (
+    links_text,
+    readings,
+    short_name,
+    state_words,
+    throttle_text,
+)
+
+MODES = ("line", "compact", "full")
+"""``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
+FULL_ROWS = 10
+"""Content rows of a full card (the CSS gives it this plus its border)."""
+LABEL = 5
+WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
+
+
+class GpuCard(Widget):
+    """Draws one GPU slot. The pane sets ``mode`` (a CSS class too) and calls ``show``."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "gpu-card--label",
+        "gpu-card--fill",
+        "gpu-card--track",
+        "gpu-card--graph",
+        "gpu-card--warn",
+        "gpu-card--hot",
+        "gpu-card--lost",
+        "gpu-card--badge",
+        "gpu-card--dim",
+    }
+
+    def __init__(self, slot: int, mode: str, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes=f"-{mode}")
+        self.slot = slot
+        self.gpu: GpuSample | None = None
+        self.history: GpuHistory | None = None
+        self.device_name = f"GPU {slot}"
+        self.mig: tuple[str, ...] = ()
+        self.mode = mode
+
+    def set_mode(self, mode: str) -> None:
+        for name in MODES:
+            self.set_class(name == mode, f"-{name}")
+        self.mode = mode
+        if self.gpu is not None:
+            self.show(self.gpu, self.history, self.device_name, self.mig)  # titles follow
+        self.refresh(layout=True)
+
+    def show(
+        self, gpu: GpuSample, history: GpuHistory | None, name: str, mig: tuple[str, ...]
+    ) -> None:
+        self.gpu, self.history, self.device_name, self.mig = gpu, history, short_name(name), mig
+        self.set_class(gpu.lost, "-lost")
+        self.set_class(gpu.stale and not gpu.lost, "-stale")
+        self.set_class(gpu.simulated, "-simulated")
+        full = self.mode == "full"  # the other modes say it all inside, on their first row
+        badge = " · SIMULATED" if gpu.simulated else ""
+        self.border_title = f"GPU {self.slot} · {self.device_name}{badge}" if full else None
+        self.border_subtitle = state_words(gpu) if full else None
+        self.refresh()
+
+    @property
+    def state(self) -> str:
+        """``LOST``, ``STALE`` or ``live`` — what the card shows about this reading."""
+        gpu = self.gpu
+        if gpu is None:
+            return "waiting"
+        return "LOST" if gpu.lost else "STALE" if gpu.stale else "live"
+
+    def render(self) -> Text:
+        gpu = self.gpu
+        if gpu is None:
+            return Text(f"GPU {self.slot}: waiting for the first reading…", style=self._s("dim"))
+        width = self.size.width
+        if gpu.lost:
+            return self._lost(gpu, width)
+        if self.mode == "line":
+            return self._line(gpu, width)
+        if self.mode == "compact":
+            return Text("\n").join(self._compact(gpu, width))
+        return Text("\n").join(self._full(gpu, width))
+
+    # ---- pieces -------------------------------------------------------------------------
+    def _s(self, part: str) -> Style:
+        return self.get_component_rich_style(f"gpu-card--{part}")
+
+    def _heading(self, gpu: GpuSample) -> Text:
+        head = Text(f"{self.slot} ", style=self._s("label"))
+        head.append(self.device_name, style="bold")
+        if gpu.simulated:
+            head.append(" ").append(" SIMULATED ", style=self._s("badge"))
+        if gpu.stale:
+            head.append(" ").append(" STALE ", style=self._s("warn") + Style(reverse=True))
+        return head
+
+    def _alert(self, share: float | None) -> Style:
+        """Text near a limit in the warning colours; otherwise the plain text colour."""
+        return self._level(share) if share is not None and share >= 0.85 else Style()
+
+    def _level(self, share: float | None) -> Style:
+        """Fill colour for readings with a limit: warn near it, hot at it."""
+        if share is not None and share >= 0.95:
+            return self._s("hot")
+        if share is not None and share >= 0.85:
+            return self._s("warn")
+        return self._s("fill")
+
+    def _bar(
+        self, value: Maybe[float], high: float | None, width: int, limit: bool = False
+    ) -> Text:
+        reading = known_float(value)
+        fill = self._level(fraction(reading, 0.0, high or 0.0)) if limit else self._s("fill")
+        return bar(reading, width, fill, self._s("track"), high=high or 0.0)
+
+    def _series(self, name: str) -> Series | None:
+        return None if self.history is None else getattr(self.history, name)
+
+    def _high(self, name: str, fallback: Maybe[float] | Maybe[int]) -> float | None:
+        series = self._series(name)
+        if series is not None and series.high is not None:
+            return series.high
+        return known_float(fallback)
+
+    def _row(self, label: str, field: str, limit_field: str | None, end: str, width: int) -> Text:
+        gpu = self.gpu
+        assert gpu is not None
+        high = 100.0 if limit_field is None else self._high(field, getattr(gpu, limit_field))
+        bar_width = max(6, min(24, (width - LABEL) // 3))
+        line = Text(f"{label:<{LABEL}}", style=self._s("label"))
+        line.append_text(
+            # Near the limit is a warning for heat, power and memory; a maxed clock is good news.
+            self._bar(getattr(gpu, field), high, bar_width, limit=field in WARN_NEAR_LIMIT)
+        )
+        line.append(f" {end:<15}")
+        series = self._series(field)
+        rest = width - line.cell_len - 1
+        if series is not None and rest > 3:
+            line.append(
+                " " + spark(series.values(), rest, series.low, series.high), style=self._s("graph")
+            )
+        return line
+
+    def _extras(self, gpu: GpuSample) -> Text:
+        return Text(links_text(gpu) + " · ECC ").append_text(self._ecc(gpu))
+
+    def _ecc(self, gpu: GpuSample) -> Text:
+        """Uncorrected ECC errors since boot; any at all is worth a red number."""
+        ecc = gpu.ecc_errors_uncorrected
+        bad = not isinstance(ecc, Unknown) and ecc > 0
+        return Text(number(ecc), style=self._s("hot") if bad else "")
+
+    def _throttle(self, gpu: GpuSample) -> Text:
+        words = throttle_text(gpu.throttle_reasons)
+        if isinstance(gpu.throttle_reasons, Unknown):
+            return Text("clocks: reasons unknown", style=self._s("dim"))
+        if not words:
+            return Text("clocks: running free", style=self._s("dim"))
+        idle = words == "idle"
+        return Text("clocks held back: " + words, style=self._s("dim" if idle else "warn"))
+
+    # ---- layouts ------------------------------------------------------------------------
+    def _lost(self, gpu: GpuSample, width: int) -> Text:
+        reason = (
+            gpu.utilization_percent.reason if isinstance(gpu.utilization_percent, Unknown) else ""
+        )
+        text = self._heading(gpu) if self.mode != "full" else Text()
+        text.append("  LOST" if self.mode != "full" else "LOST", style=self._s("lost"))
+        text.append(f" — {reason}" if reason else "", style=self._s("lost"))
+        if self.mode == "full":
+            text.append("\nThe other GPUs keep updating; a lost GPU needs a reset to come back.")
+        return text
+
+    def _line(self, gpu: GpuSample, width: int) -> Text:
+        ends = readings(gpu)
+        line = self._heading(gpu)
+        line.truncate(max(12, width // 4), overflow="ellipsis", pad=True)
+        line.append(" GPU ", style=self._s("label")).append_text(
+            self._bar(gpu.utilization_percent, 100.0, 6)
+        )
+        line.append(ends["util"])
+        used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
+        line.append("  VRAM ", style=self._s("label")).append_text(
+            self._bar(gpu.memory_used_bytes, used_high, 5)
+        )
+        line.append(f"{gib(gpu.memory_used_bytes)}G")
+        power = f"{number(gpu.power_watts)}/{number(gpu.power_limit_watts)}W"
+        line.append(f"  {number(gpu.temperature_c)}°C  {power}")
+        words = throttle_text(gpu.throttle_reasons)
+        if words:
+            line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
+        line.truncate(width, overflow="ellipsis")
+        return line
+
+    def _compact(self, gpu: GpuSample, width: int) -> list[Text]:
+        head = self._heading(gpu)
+        head.append("  ").append_text(self._throttle(gpu))
+        label = self._s("label")
+        util = Text("GPU ", style=label).append_text(self._bar(gpu.utilization_percent, 100.0, 8))
+        util.append(number(gpu.utilization_percent, "4.0f", "%") + " ")
+        rest = Text("  VRAM ", style=label)
+        used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
+        rest.append_text(self._bar(gpu.memory_used_bytes, used_high, 8))
+        rest.append(f" {gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)}G  ")
+        temp_high = self._high("temperature_c", gpu.temperature_slowdown_c)
+        temp_share = fraction(known_float(gpu.temperature_c), 0.0, temp_high)
+        rest.append(
+            f"{number(gpu.temperature_c)}/{number(gpu.temperature_slowdown_c)}°C",
+            style=self._alert(temp_share),
+        )
+        power_high = self._high("power_watts", gpu.power_limit_watts)
+        power_share = fraction(known_float(gpu.power_watts), 0.0, power_high)
+        rest.append(
+            f"  {number(gpu.power_watts)}/{number(gpu.power_limit_watts)} W",
+            style=self._alert(power_share),
+        )
+        series = self._series("utilization_percent")
+        room = width - util.cell_len - rest.cell_len
+        if series is not None and room >= 4:
+            util.append(spark(series.values(), room, 0.0, 100.0), style=self._s("graph"))
+        util.append_text(rest)
+        clocks = Text("SM ", style=label).append(
+            f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"
+        )
+        clocks.append("  MCLK ", style=label).append(number(gpu.memory_clock_mhz))
+        clocks.append("  MEM ", style=label).append(
+            number(gpu.memory_utilization_percent, ".0f", "%")
+        )
+        clocks.append("  PCIe ", style=label).append(
+            f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
+        )
+        clocks.append("  ENC/DEC ", style=label).append(
+            f"{number(gpu.encoder_percent)}/{number(gpu.decoder_percent)}%"
+        )
+        clocks.append("  ECC ", style=label).append_text(self._ecc(gpu))
+        if not isinstance(gpu.fan_percent, Unknown):
+            clocks.append("  fan ", style=label).append(f"{gpu.fan_percent:.0f}%")
+        for line in (head, util, clocks):
+            line.truncate(width, overflow="ellipsis")
+        return [head, util, clocks]
+
+    def _full(self, gpu: GpuSample, width: int) -> list[Text]:
+        ends = readings(gpu)
+        rows = [
+            self._row("GPU", "utilization_percent", None, ends["util"], width),
+            self._row("MEM", "memory_utilization_percent", None, ends["mem"] + " busy", width),
+            self._row("VRAM", "memory_used_bytes", "memory_total_bytes", ends["vram"], width),
+            self._row("TEMP", "temperature_c", "temperature_slowdown_c", ends["temp"], width),
+            self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width),
+            self._row("SM", "sm_clock_mhz", "sm_clock_max_mhz", ends["sm"], width),
+            self._row("MCLK", "memory_clock_mhz", "memory_clock_max_mhz", ends["mclk"], width),
+            self._extras(gpu),
+            self._throttle(gpu),
+        ]
+        if self.mig:
+            rows.append(Text("MIG  " + ", ".join(self.mig), style=self._s("dim")))
+        for line in rows:
+            line.truncate(width, overflow="ellipsis")
+        return self._graphs(width, self.size.height - len(rows)) + rows
+
+    def _graphs(self, width: int, spare: int) -> list[Text]:
+        """Rows a card has to spare (few GPUs, big screen) become utilisation and power history."""
+        if not self.has_class("-fill") or spare < 4 or self.history is None:
+            return []
+        history = self.history
+        util_rows = spare - 1 if spare < 8 else (spare - 2) * 2 // 3
+        power = history.power_watts
+        top = f"{power.high:.0f}" if power.high else "?"
+        busy = "GPU busy, %"
+        if self.gpu is not None and isinstance(self.gpu.utilization_percent, Unknown):
+            busy += f" — not reported: {self.gpu.utilization_percent.reason}"
+        parts = [(busy, history.utilization_percent, util_rows, ("100", "50", "0"))]
+        if spare >= 8:
+            parts.append((f"power, W of {top}", power, spare - 2 - util_rows, (top, "", "0")))
+        lines: list[Text] = []
+        for caption, series, rows, labels in parts:
+            lines.extend(graph_block(caption, series, width, rows, labels, self._s))
+        return lines

@@ -1,0 +1,185 @@
+"""CPU and memory: total and per-core bars on a fixed 0–100 % scale, clock, load, memory, swap."""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from gpu_tui.core.fields import Unknown
+from gpu_tui.core.history import History, Series
+from gpu_tui.core.samples import Sample
+from gpu_tui.ui.monitor.draw import bar, gib, graph_block, spark
+
+LABEL = 5
+"""Width of the row labels (``CPU``, ``MEM``) so bars line up."""
+MAX_CORE_ROWS = {False: 4, True: 12}
+"""How many rows of per-core bars fit before the cores are drawn one cell each (narrow, wide)."""
+
+
+def title_for(sample: Sample, cpu_name: str | None) -> str:
+    """The panel title: model, core count, clock, load average and temperature when known."""
+    cpu = sample.cpu
+    parts = [cpu_name or "CPU", f"{len(cpu.per_core_percent)} cores"]
+    if not isinstance(cpu.frequency_mhz, Unknown):
+        parts.append(f"{cpu.frequency_mhz / 1000:.2f} GHz")
+    if not isinstance(cpu.load_average, Unknown):
+        parts.append("load " + " ".join(f"{x:.2f}" for x in cpu.load_average))
+    if not isinstance(cpu.temperature_c, Unknown):
+        parts.append(f"{cpu.temperature_c:.0f} °C")
+    return " · ".join(parts)
+
+
+class HostPanel(Widget):
+    """Draws the latest host sample against the sampler's history. The pane calls ``show``."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "host-panel--label",
+        "host-panel--fill",
+        "host-panel--track",
+        "host-panel--graph",
+        "host-panel--hot",
+    }
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sample: Sample | None = None
+        self.history: History | None = None
+        self.cpu_name: str | None = None
+
+    @property
+    def core_count(self) -> int:
+        return 0 if self.sample is None else len(self.sample.cpu.per_core_percent)
+
+    def show(self, sample: Sample, history: History, cpu_name: str | None) -> None:
+        # Row count depends on the core count, fixed from the first sample: lay out only then.
+        first = self.sample is None
+        self.sample, self.history, self.cpu_name = sample, history, cpu_name
+        self.border_title = title_for(sample, cpu_name)
+        self.refresh(layout=first)
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return len(self._lines(width)) if self.sample is not None else 1
+
+    def render(self) -> Text:
+        if self.sample is None:
+            return Text("Reading CPU and memory…", style=self._style("label"))
+        return Text("\n").join(self._lines(self.size.width))
+
+    def _style(self, part: str) -> Style:
+        return self.get_component_rich_style(f"host-panel--{part}")
+
+    def _meter(self, label: str, value: float | None, series: Series, width: int, end: str) -> Text:
+        """``LABEL bar number history`` on one row; the bar takes a third of the width."""
+        bar_width = max(6, width // 3)
+        line = Text(f"{label:<{LABEL}}", style=self._style("label"))
+        line.append_text(
+            bar(value, bar_width, self._style("fill"), self._style("track"), high=series.high or 0)
+        )
+        line.append(f" {end:<14}")
+        rest = width - line.cell_len - 1
+        if rest > 4 and not self.has_class("-wide"):  # wide: the graphs above show history
+            line.append(" " + spark(series.values(), rest, series.low, series.high))
+            line.stylize(self._style("graph"), len(line) - rest, len(line))
+        return line
+
+    def _lines(self, width: int) -> list[Text]:
+        sample, history = self.sample, self.history
+        assert sample is not None
+        assert history is not None
+        wide = self.has_class("-wide")
+        cpu, memory = sample.cpu, sample.memory
+        lines: list[Text] = []
+        lines.append(
+            self._meter("CPU", cpu.percent, history.cpu_percent, width, f"{cpu.percent:3.0f}%")
+        )
+        lines.extend(self._cores(cpu.per_core_percent, width, wide))
+        used, total = memory.used_bytes, memory.total_bytes
+        swap_used, swap_total = memory.swap_used_bytes, memory.swap_total_bytes
+        mem_end = f"{gib(used)}/{gib(total)} GiB"
+        swap_end = f"{gib(swap_used)}/{gib(swap_total)} GiB"
+        if not swap_total:
+            line = self._meter("MEM", used, history.memory_used_bytes, width - 10, mem_end)
+            lines.append(line.append("  no swap", style=self._style("label")))
+        elif wide or width < 70:
+            lines.append(self._meter("MEM", used, history.memory_used_bytes, width, mem_end))
+            lines.append(self._meter("SWAP", swap_used, history.swap_used_bytes, width, swap_end))
+        else:
+            half = (width - 2) // 2
+            line = self._meter("MEM", used, history.memory_used_bytes, half, mem_end)
+            line.append("  ")
+            line.append_text(
+                self._meter("SWAP", swap_used, history.swap_used_bytes, half, swap_end)
+            )
+            lines.append(line)
+        if wide:
+            return self._with_graphs(lines, width)
+        return lines
+
+    def _with_graphs(self, meters: list[Text], width: int) -> list[Text]:
+        """On a big screen the spare rows become CPU and memory history, on fixed scales."""
+        history = self.history
+        assert history is not None
+        spare = self.size.height - len(meters) - 2  # two caption rows
+        if spare < 4:
+            return meters
+        cpu_rows = max(2, spare * 3 // 5)
+        memory = history.memory_used_bytes
+        top = gib(int(memory.high)) if memory.high else "?"
+        return [
+            *graph_block(
+                "CPU busy, %", history.cpu_percent, width, cpu_rows, ("100", "50", "0"), self._style
+            ),
+            *meters,
+            *graph_block(
+                f"memory used, GiB of {top}",
+                memory,
+                width,
+                spare - cpu_rows,
+                (top, "", "0"),
+                self._style,
+            ),
+        ]
+
+    def _cores(self, percents: tuple[float, ...], width: int, wide: bool) -> list[Text]:
+        count = len(percents)
+        digits = len(str(max(0, count - 1)))
+        bar_width = 10 if wide else 6
+        cell = digits + 1 + bar_width + 5
+        columns = max(1, min(count, (width + 2) // (cell + 2)))
+        rows = math.ceil(count / columns)
+        if rows > MAX_CORE_ROWS[wide]:
+            return self._core_strip(percents, width)
+        # Spread spare width over the bars so the grid fills the row.
+        bar_width += max(0, (width + 2) // columns - 2 - cell)
+        lines = []
+        for row in range(rows):
+            line = Text()
+            for index in range(row, count, rows):  # column-major: core numbers run downwards
+                if line:
+                    line.append("  ")
+                line.append(f"{index:>{digits}} ", style=self._style("label"))
+                line.append_text(
+                    bar(percents[index], bar_width, self._style("fill"), self._style("track"))
+                )
+                line.append(f"{percents[index]:4.0f}%")
+            lines.append(line)
+        return lines
+
+    def _core_strip(self, percents: tuple[float, ...], width: int) -> list[Text]:
+        """Too many cores for bars: one cell per core on the fixed scale, busiest named."""
+        usable = max(8, width - LABEL)
+        cells = spark(list(percents), len(percents), 0.0, 100.0)
+        lines = []
+        for start in range(0, len(cells), usable):
+            label = "cores" if start == 0 else ""
+            line = Text(f"{label:<{LABEL}}", style=self._style("label"))
+            lines.append(line.append(cells[start : start + usable], style=self._style("fill")))
+        busiest = sorted(range(len(percents)), key=lambda i: -percents[i])[:8]
+        summary = Text(f"{'top':<{LABEL}}", style=self._style("label"))
+        summary.append("  ".join(f"#{i} {percents[i]:.0f}%" for i in busiest))
+        lines.append(summary)
+        return lines

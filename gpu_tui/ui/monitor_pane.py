@@ -1,0 +1,298 @@
+"""The Monitor pane: live CPU, memory and GPU readings, history on fixed scales, GPU processes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.message import Message
+from textual.widgets import Static
+
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.sampler import Sampler, step_interval
+from gpu_tui.core.samples import Sample
+from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.monitor.gpu_card import GpuCard
+from gpu_tui.ui.monitor.host_panel import HostPanel
+from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessTable, process_rows
+from gpu_tui.ui.monitor.sources import Sources, open_sources
+from gpu_tui.ui.pane import Pane
+
+MIN_REDRAW_SECONDS = 0.25
+"""At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
+WIDE_COLUMNS = 110
+"""From this width on (Textual's ``-wide`` breakpoint too) the host and GPUs sit side by side."""
+SORT_TITLES = {"vram": "VRAM", "sm": "SM %", "pid": "PID", "gpu": "GPU"}
+
+
+def card_mode(gpus: int, wide: bool) -> str:
+    """How much each GPU card shows: full cards when they fit, one line each when many."""
+    if wide:
+        return "full" if gpus <= 4 else "compact"
+    return "compact" if gpus <= 2 else "line"
+
+
+def interval_text(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+class MonitorPane(Pane, can_focus=True):
+    """Starts a sampler thread the first time it is shown, and draws what it posts.
+
+    The sampler posts one ``Ticked`` per tick (only the newest waiting one is kept); the pane
+    draws at most every ``MIN_REDRAW_SECONDS`` and not at all while hidden.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("plus,equals_sign", "slower", "Slower", key_display="+"),
+        Binding("minus", "faster", "Faster", key_display="-"),
+        Binding("p", "pause", "Pause"),
+        Binding("s", "sort", "Sort"),
+    ]
+
+    @dataclass
+    class Ticked(Message, bubble=False):
+        """A tick's readings (from the sampler thread)."""
+
+        sample: Sample
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, MonitorPane.Ticked)
+
+    @dataclass
+    class Opened(Message, bubble=False):
+        """GPU sources are open (NVML init ran in a thread) and the sampler is built."""
+
+        sampler: Sampler
+        sources: Sources
+
+    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
+        super().__init__(config, id=id)
+        self.sampler: Sampler | None = None
+        self.sources: Sources | None = None
+        self.interval = config.refresh_seconds
+        self.paused = False
+        self.sort = SORT_KEYS[0]
+        self.redraws = 0
+        """How many times the pane drew a tick (tests check a hidden pane does not)."""
+        self._latest: Sample | None = None
+        self._dirty = False
+        self._last_redraw = 0.0
+        self._flush_pending = False
+        self._closing = False
+        self._error = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Starting the sampler…", id="monitor-status")
+        with Container(id="monitor-body"):
+            yield HostPanel(id="monitor-host")
+            yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
+        yield ProcessTable(id="monitor-procs")
+        yield Static(id="monitor-proc-note")
+
+    def on_mount(self) -> None:
+        self.query_one("#monitor-gpus").border_title = "GPUs"
+        self.query_one("#monitor-host").border_title = "CPU"
+        self._update_sort_title()
+
+    def focus(self, scroll_visible: bool = True) -> MonitorPane:
+        # The process table takes the arrow keys; the pane's own keys still reach us from it.
+        self.query_one(ProcessTable).focus(scroll_visible)
+        return self
+
+    # ---- sampler life cycle -------------------------------------------------------------
+    def watch_active(self, active: bool) -> None:
+        if not active:
+            return
+        if self.sampler is None and not self._closing:
+            self._open()
+        elif self._dirty:
+            self.redraw()
+
+    @work(thread=True, exclusive=True, group="monitor-open", exit_on_error=False)
+    def _open(self) -> None:
+        """NVML init may take seconds (or hang on a sick driver): never on the event loop."""
+        sources = open_sources(demo=self.config.demo, nvml=self.config.nvml)
+        sampler = Sampler(
+            gpu_sources=sources.real,
+            inline_sources=sources.inline,
+            interval=self.interval,
+            on_tick=self._post_tick,
+            on_error=self._sampler_failed,
+        )
+        self.post_message(self.Opened(sampler, sources))
+
+    def _post_tick(self, sample: Sample) -> None:
+        self.post_message(self.Ticked(sample))  # thread-safe and non-blocking
+
+    def _sampler_failed(self, error: BaseException) -> None:
+        # Called on the sampler thread; a string assignment is atomic, the next draw shows it.
+        self._error = f"{type(error).__name__}: {error}"
+
+    def on_monitor_pane_opened(self, message: Opened) -> None:
+        sampler, self.sources = message.sampler, message.sources
+        if self._closing:
+            self._shut(sampler, message.sources)
+            return
+        self.sampler = sampler
+        sampler.set_interval(self.interval)  # keys may have changed it while NVML opened
+        if self.paused:
+            sampler.pause()
+        gpus = self.query_one("#monitor-gpus")
+        if sampler.gpu_count:
+            self.query_one("#monitor-no-gpu").remove()
+            mode = card_mode(sampler.gpu_count, self.size.width >= WIDE_COLUMNS)
+            gpus.mount_all(
+                GpuCard(slot, mode, id=f"gpu-card-{slot}") for slot in range(sampler.gpu_count)
+            )
+            self.call_after_refresh(self._lay_out)
+        else:
+            self.query_one("#monitor-no-gpu", Static).update(
+                f"No GPUs to show: {message.sources.note}.\n"
+                "Start with --demo to see a SIMULATED one."
+            )
+        sampler.start()
+        self._show_status()
+
+    def on_unmount(self) -> None:
+        self._closing = True
+        if self.sampler is not None and self.sources is not None:
+            self._shut(self.sampler, self.sources)
+
+    @staticmethod
+    def _shut(sampler: Sampler, sources: Sources) -> None:
+        """Stop sampling off the event loop: joining the thread and NVML shutdown can block."""
+        sampler.on_tick = None
+
+        def stop() -> None:
+            sampler.stop(timeout=1.0)
+            if sources.session is not None and sampler.hung_devices == 0:
+                sources.session.close()  # a shutdown racing a hung call could hang too
+
+        threading.Thread(target=stop, name="gpu-tui-monitor-stop", daemon=True).start()
+
+    # ---- drawing ------------------------------------------------------------------------
+    def on_monitor_pane_ticked(self, message: Ticked) -> None:
+        self._latest = message.sample
+        if not self.active:
+            self._dirty = True  # drawn when shown again
+            return
+        wait = self._last_redraw + MIN_REDRAW_SECONDS - time.monotonic()
+        if wait <= 0:
+            self.redraw()
+        elif not self._flush_pending:
+            self._dirty = True
+            self._flush_pending = True
+            self.set_timer(wait, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_pending = False
+        if self._dirty and self.active:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the newest sample into every widget (cheap: text only, the table when changed)."""
+        sample, sampler = self._latest, self.sampler
+        self._dirty = False
+        if sample is None or sampler is None:
+            return
+        self._last_redraw = time.monotonic()
+        self.redraws += 1
+        history = sampler.history
+        inventory = self.inventory
+        cpu_name = inventory.cpu.model if inventory is not None else None
+        accelerators = inventory.accelerators if inventory is not None else ()
+        self.query_one(HostPanel).show(sample, history, cpu_name)
+        for card in self.query(GpuCard):
+            if card.slot >= len(sample.gpus):
+                continue
+            known = card.slot < len(accelerators)
+            name = accelerators[card.slot].name if known else f"GPU {card.slot}"
+            migs = accelerators[card.slot].mig_devices if known else ()
+            mig = tuple(m.name.rpartition("MIG ")[2] for m in migs)  # "3g.40gb", not the GPU again
+            gpu_history = history.gpus[card.slot] if card.slot < len(history.gpus) else None
+            card.show(sample.gpus[card.slot], gpu_history, name, mig)
+        rows, notes = process_rows(sample.gpus, self.sort)
+        self.query_one(ProcessTable).show(rows)
+        note = self.query_one("#monitor-proc-note", Static)
+        if not rows and not notes:
+            notes = ["No GPU processes." if sample.gpus else ""]
+        note.update("\n".join(notes))
+        note.display = bool(notes[0]) if notes else False
+        self._show_status()
+
+    def watch_inventory(self, inventory: Inventory | None) -> None:
+        if inventory is not None and self._latest is not None and self.active:
+            self.redraw()
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        wide = self.size.width >= WIDE_COLUMNS
+        self.set_class(wide, "-wide")
+        self.query_one(HostPanel).set_class(wide, "-wide")
+        cards = list(self.query(GpuCard))
+        mode = card_mode(len(cards), wide)
+        gpus = self.query_one("#monitor-gpus")
+        gpus.set_class(mode == "full" and len(cards) > 1, "-grid")
+        # Few GPUs on a big screen: the cards share the height and draw history in the rest.
+        fill = wide and mode == "full"
+        gpus.set_class(fill, "-fill")
+        for card in cards:
+            card.set_class(fill, "-fill")
+            if card.mode != mode or not card.has_class(f"-{mode}"):
+                card.set_mode(mode)
+
+    def _show_status(self) -> None:
+        sampler = self.sampler
+        state = "❚❚ PAUSED" if self.paused else "● live"
+        parts = [f"{state} · every {interval_text(self.interval)}"]
+        if sampler is not None and sampler.ticks:
+            parts.append(f"tick {sampler.last_tick_seconds * 1000:.1f} ms")
+            if sampler.hung_devices:
+                parts.append(f"{sampler.hung_devices} GPU(s) not answering")
+        if self._error:
+            parts.append(f"error: {self._error}")
+        status = self.query_one("#monitor-status", Static)
+        status.update("  ·  ".join(parts))
+        status.set_class(self.paused, "-paused")
+
+    def _update_sort_title(self) -> None:
+        self.query_one(
+            ProcessTable
+        ).border_title = f"GPU processes · sorted by {SORT_TITLES[self.sort]} (s)"
+
+    # ---- keys ---------------------------------------------------------------------------
+    def _set_interval(self, seconds: float) -> None:
+        self.interval = seconds
+        if self.sampler is not None:
+            self.sampler.set_interval(seconds)  # only sets a number and wakes the thread
+        self._show_status()
+
+    def action_slower(self) -> None:
+        self._set_interval(step_interval(self.interval, faster=False))
+
+    def action_faster(self) -> None:
+        self._set_interval(step_interval(self.interval, faster=True))
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        if self.sampler is not None:
+            if self.paused:
+                self.sampler.pause()
+            else:
+                self.sampler.resume()
+        self._show_status()
+
+    def action_sort(self) -> None:
+        self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]
+        self._update_sort_title()
+        if self._latest is not None:
+            self.redraw()
