@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from gpu_tui.core.devices.cpu import CpuSources, build_cpu_info
 from gpu_tui.core.devices.model import BackendStatus, Inventory, MemoryInfo
+from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.simulated import simulated_accelerator
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from tests.fakes.fake_nvml import FakeNvml
 
 CPU_FIXTURE = Path(__file__).parent.parent / "fixtures" / "cpu" / "this-vm-zen4"
 
@@ -41,9 +44,21 @@ def fixed_inventory(*, demo: bool = True) -> Inventory:
 
 @pytest.fixture
 def app_factory() -> Callable[..., GpuTuiApp]:
-    def build(*, demo: bool = True, pane: str = "specs") -> GpuTuiApp:
+    def build(
+        *, demo: bool = True, pane: str = "specs", nvml: FakeNvml | None = None, refresh: float = 1
+    ) -> GpuTuiApp:
         inventory = fixed_inventory(demo=demo)
-        config = AppConfig(demo=demo, pane=pane, discover=lambda: inventory, host="test-host")
+        if nvml is not None:  # discovered now, before the app starts, so no race on the fake
+            found, _ = discover_nvidia(nvml)
+            inventory = replace(inventory, accelerators=found + inventory.accelerators)
+        config = AppConfig(
+            demo=demo,
+            pane=pane,
+            discover=lambda: inventory,
+            host="test-host",
+            nvml=nvml,
+            refresh_seconds=refresh,
+        )
         return make_app(config)
 
     return build

@@ -1,0 +1,221 @@
+"""The Monitor pane with Pilot: per-core bars, GPU cards over the NVML test double, faults, keys."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from textual.pilot import Pilot
+
+from gpu_tui.core.sampler import step_interval
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.monitor.gpu_card import GpuCard
+from gpu_tui.ui.monitor.host_panel import HostPanel
+from gpu_tui.ui.monitor.process_table import HIDDEN_PID, OTHER, ProcessTable
+from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
+
+FAST = 0.1
+"""Refresh interval for tests: ticks come quickly, and nothing asserts on timing."""
+MISSING_PID = 2**31 - 1  # above any pid_max: a host PID as seen from inside a container
+
+
+async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``condition`` holds (bounded, so a broken pane fails, not hangs)."""
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+def pane_of(app: GpuTuiApp) -> MonitorPane:
+    return app.query_one(MonitorPane)
+
+
+def cards(app: GpuTuiApp) -> list[GpuCard]:
+    return sorted(app.query(GpuCard), key=lambda card: card.slot)
+
+
+def text(card: GpuCard) -> str:
+    return card.render().plain
+
+
+def drawn(app: GpuTuiApp) -> bool:
+    return pane_of(app).redraws > 0 and all(card.gpu is not None for card in cards(app))
+
+
+async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail_init("LibraryNotFound")  # no GPU at all: the host part stands alone
+    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: pane_of(app).redraws > 0, "first draw")
+        host = app.query_one(HostPanel)
+        assert host.core_count == os.cpu_count()
+        lines = host.render().plain.splitlines()
+        core_lines = lines[1:-1]  # between the CPU total and the memory row
+        assert sum(line.count("%") for line in core_lines) == os.cpu_count()
+        assert lines[0].startswith("CPU")
+        assert "GiB" in lines[-1]
+        assert "No GPUs to show" in str(app.query_one("#monitor-no-gpu").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_one_h200_shows_its_recorded_readings(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: drawn(app), "the card drawn")
+        (card,) = cards(app)
+        assert card.mode == ("full" if size[0] >= 110 else "compact")
+        shown = text(card)
+        assert "28/" in shown  # °C, against the slowdown threshold
+        assert "75/700" in shown  # W, against the enforced limit
+        assert "H200" in (shown if card.mode != "full" else str(card.border_title))
+        assert "SIMULATED" not in shown
+
+
+@pytest.mark.parametrize(("size", "mode"), [((80, 24), "line"), ((160, 48), "compact")])
+async def test_eight_gpus_each_show_their_own_power(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], mode: str
+) -> None:
+    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("hgx_h100_8gpu"), refresh=FAST)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: drawn(app), "eight cards drawn")
+        shown = [text(card) for card in cards(app)]
+        assert len(shown) == 8
+        assert {card.mode for card in cards(app)} == {mode}
+        for watts, line in zip([101, 83, 86, 85, 85, 85, 86, 75], shown, strict=True):
+            assert f"{watts}/700" in line
+        assert all(line.startswith(str(slot)) for slot, line in enumerate(shown))
+
+
+async def test_a_gpu_lost_mid_run_shows_lost_while_the_others_update(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: drawn(app), "first draw")
+        fake.lose(3)
+        fake.devices[5]["power_usage_mw"] = 650_000
+        await until(pilot, lambda: "650/700" in text(cards(app)[5]), "GPU 5 updated")
+        await until(pilot, lambda: cards(app)[3].state == "LOST", "GPU 3 lost")
+        assert "LOST" in text(cards(app)[3])
+        assert cards(app)[3].has_class("-lost")
+        assert [card.state for card in cards(app)].count("live") == 7
+
+
+async def test_a_hung_driver_call_leaves_keys_working_and_readings_stale(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    fake = FakeNvml.load("h200")
+    app = app_factory(demo=True, pane="monitor", nvml=fake, refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: drawn(app), "first draw")
+        fake.block("nvmlDeviceGetPowerUsage", 2.0)
+        await until(pilot, lambda: cards(app)[0].state == "STALE", "the H200 shown stale")
+        pane = pane_of(app)
+        assert pane.sampler is not None
+        assert pane.sampler.hung_devices == 1  # the fault is still active …
+        await pilot.press("plus")  # … and the key is handled all the same
+        assert pane.interval == step_interval(FAST, faster=False)
+        assert pane.sampler.interval == pane.interval
+        assert "STALE" in text(cards(app)[0])
+        assert cards(app)[1].state == "live"  # the simulated GPU is not held up
+        fake.block("nvmlDeviceGetPowerUsage", 0.0)
+
+
+async def test_hidden_and_other_users_processes_are_explained_in_words(
+    app_factory: Callable[..., GpuTuiApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psutil
+
+    fake = FakeNvml.load("h200")
+    fake.set_processes(
+        0,
+        compute=[
+            {"pid": MISSING_PID, "used_memory_bytes": 1 << 30},
+            {"pid": 1, "used_memory_bytes": 2 << 30},
+        ],
+    )
+    real_process = psutil.Process
+
+    def process(pid: int) -> psutil.Process:
+        if pid == 1:  # whoever runs the tests: pretend PID 1 belongs to someone else
+            raise psutil.AccessDenied(pid)
+        return real_process(pid)
+
+    monkeypatch.setattr(psutil, "Process", process)
+    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    async with app.run_test(size=(160, 48)) as pilot:
+        table = app.query_one(ProcessTable)
+        await until(pilot, lambda: len(table.rows_shown) == 2, "two processes listed")
+        by_pid = {row.pid: row for row in table.rows_shown}
+        assert by_pid[MISSING_PID].cells[-1] == HIDDEN_PID
+        assert "--pid=host" in HIDDEN_PID
+        assert by_pid[1].cells[-1] == OTHER
+        assert by_pid[1].cells[2] == "(other)"
+        assert [row.pid for row in table.rows_shown] == [1, MISSING_PID]  # biggest VRAM first
+        await pilot.press("s", "s")  # VRAM → SM % → PID
+        assert pane_of(app).sort == "pid"
+        assert [row.pid for row in table.rows_shown] == [1, MISSING_PID]
+        fake.set_processes(0, compute=[])  # the processes end
+        await until(pilot, lambda: not table.rows_shown, "the table emptied")
+        assert "No GPU processes" in str(app.query_one("#monitor-proc-note").render())
+
+
+async def test_plus_minus_and_pause_drive_the_sampler(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(demo=True, pane="monitor", nvml=FakeNvml.load("h200"), refresh=1.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = pane_of(app)
+        await until(pilot, lambda: pane.sampler is not None, "sampler started")
+        assert pane.sampler is not None
+        await pilot.press("plus")
+        assert pane.sampler.interval == pane.interval == 2.0
+        await pilot.press("minus", "minus")
+        assert pane.sampler.interval == 0.5
+        assert "every 0.5 s" in str(app.query_one("#monitor-status").render())
+        await pilot.press("p")
+        assert pane.sampler.paused
+        assert "PAUSED" in str(app.query_one("#monitor-status").render())
+        await pilot.press("p")
+        assert not pane.sampler.paused
+
+
+async def test_a_hidden_pane_does_not_redraw_and_catches_up_when_shown(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(demo=True, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = pane_of(app)
+        await until(pilot, lambda: drawn(app), "first draw")
+        await pilot.press("1")  # Specs
+        assert not pane.active
+        redraws = pane.redraws
+        sampler = pane.sampler
+        assert sampler is not None
+        ticks = sampler.ticks
+        await until(pilot, lambda: sampler.ticks >= ticks + 3, "ticks while hidden")
+        assert pane.redraws == redraws
+        await pilot.press("2")
+        await until(pilot, lambda: pane.redraws > redraws, "redrawn when shown")
+
+
+async def test_demo_mode_labels_the_simulated_gpu(app_factory: Callable[..., GpuTuiApp]) -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail_init("LibraryNotFound")
+    app = app_factory(demo=True, pane="monitor", nvml=fake, refresh=FAST)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: drawn(app), "first draw")
+        (card,) = cards(app)
+        assert card.has_class("-simulated")
+        assert "SIMULATED" in str(card.border_title)
+        assert "(SIMULATED)" in app.query_one(ProcessTable).rows_shown[0].cells[-1]
