@@ -1,0 +1,1 @@
+"""Widgets and playback logic of the Kitchen pane (the race, its controls and its plots)."""

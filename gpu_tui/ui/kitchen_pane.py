@@ -1,0 +1,294 @@
+"""The Kitchen pane: the chef-vs-brigade race, animated from the model's exact timeline."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Digits, Static
+
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.kitchen import model
+from gpu_tui.core.kitchen.params import KitchenParams
+from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
+from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.kitchen.knobs import current, knobs_for, step
+from gpu_tui.ui.kitchen.param_bar import ParamBar
+from gpu_tui.ui.kitchen.playback import Playback, make_schedule
+from gpu_tui.ui.kitchen.race_view import RaceView
+from gpu_tui.ui.kitchen.result import ratio_text, result_ratio, result_text
+from gpu_tui.ui.pane import Pane
+
+if TYPE_CHECKING:
+    from gpu_tui.ui.kitchen.kitchen_plots import KitchenPlots
+
+FPS = 20
+AUTOPLAY_HOLD = 6.0  # wall seconds the result stays up before autoplay moves on
+ROOMY = (120, 40)  # pane size from which the plots sit under the race instead of behind "g"
+
+
+class PlotsModuleLoaded(Message):
+    """textual-plotext (≈0.3 s to import) finished importing in a thread."""
+
+
+class KitchenPane(Pane, can_focus=True):
+    """Scenario and live knobs on top of a race whose clock the pane's Playback owns."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("space", "toggle_play", "Play/pause", key_display="space"),
+        Binding("s", "scenario(1)", "Scenario"),
+        Binding("S", "scenario(-1)", "Previous scenario", show=False),
+        Binding("up", "pick(-1)", "Pick parameter", show=False),
+        Binding("down", "pick(1)", "Pick parameter", show=False),
+        Binding("left", "turn(False)", "Less", show=False),
+        Binding("right", "turn(True)", "More", key_display="←→"),
+        Binding("r", "restart", "Restart"),
+        Binding("full_stop", "step", "Step", key_display="."),
+        Binding("end,e", "end", "Skip to the result", show=False),
+        Binding("plus,equals_sign", "speed(True)", "Faster", show=False),
+        Binding("minus", "speed(False)", "Slower", show=False),
+        Binding("g", "toggle_plots", "Plots"),
+    ]
+
+    def __init__(
+        self,
+        config: AppConfig,
+        *,
+        id: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(config, id=id)
+        self.autoplay = config.autoplay
+        self.scenario: Scenario = next(iter(SCENARIOS.values()))
+        self.params: KitchenParams = self.scenario.params
+        self.knobs = knobs_for(self.scenario)
+        self.selected = 0
+        self.playback = Playback(make_schedule(1, 1), clock)
+        self.animating = False
+        self.plots: KitchenPlots | None = None
+        self._plots_dirty = True
+        self._started = False
+        self._finished_at: float | None = None
+        self._timer: Timer | None = None
+        self._top = Text()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="kitchen-top")
+        yield Static(id="kitchen-story")
+        with Vertical(id="kitchen-body"):
+            yield RaceView(id="race")
+        with Horizontal(id="kitchen-result"):
+            yield Digits("", id="result-digits")
+            yield Static(id="result-text")
+        yield ParamBar(id="param-bar")
+
+    def on_mount(self) -> None:
+        self._timer = self.set_interval(1 / FPS, self.frame, pause=True)
+        self.load(self.scenario)
+
+    # -- state changes ----------------------------------------------------------------------
+
+    def load(self, scenario: Scenario, params: KitchenParams | None = None) -> None:
+        """Show ``scenario`` (with ``params`` if given) from the start; keeps playing if it was."""
+        self.scenario, self.params = scenario, params or scenario.params
+        if params is None:
+            self.knobs = knobs_for(scenario)
+            self.selected = min(self.selected, len(self.knobs) - 1)
+        self.query_one(RaceView).load(scenario, self.params)
+        chef, brigade = model.chef_seconds(self.params), model.brigade_seconds(self.params)
+        self.playback.reset(make_schedule(float(chef), float(brigade)))
+        self._finished_at = None
+        self._plots_dirty = True
+        self._show_result()
+        self.query_one(ParamBar).show(self.knobs, self.params, self.selected)
+        self._refresh_plots()
+        self._draw()
+        self._run_timer()
+
+    def watch_active(self, active: bool) -> None:
+        if active and not self._started:
+            self._started = True
+            self.playback.play()
+        if active:
+            self._refresh_plots()
+        self._run_timer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        roomy = self.size.width >= ROOMY[0] and self.size.height >= ROOMY[1]
+        self.set_class(roomy, "-roomy")
+        if roomy and self.plots is None:
+            self._load_plots()
+
+    def _run_timer(self) -> None:
+        """Tick only while visible and something moves (playing, or autoplay's result hold)."""
+        want = self.active and (self.playback.playing or self._finished_at is not None)
+        if self._timer is None or want == self.animating:
+            return
+        self.animating = want
+        if want:
+            self.playback.tick()  # no jump for the time spent paused or hidden
+            self._timer.resume()
+        else:
+            self._timer.pause()
+
+    def frame(self) -> None:
+        """One animation frame (the timer calls it; tests call it after moving a fake clock)."""
+        was_finished = self.playback.finished
+        self.playback.tick()
+        self._draw()
+        if self.playback.finished and not was_finished and self.autoplay:
+            self._finished_at = self.playback.clock()
+        holding = self._finished_at is not None and self.autoplay
+        if holding and self.playback.clock() - (self._finished_at or 0) >= AUTOPLAY_HOLD:
+            self._next_autoplay()
+        self._run_timer()
+
+    def _next_autoplay(self) -> None:
+        names = list(SCENARIOS)
+        following = SCENARIOS[names[(names.index(self.scenario.name) + 1) % len(names)]]
+        self.load(following)
+        self.playback.play()
+
+    def stop_autoplay(self) -> None:
+        self.autoplay = False
+        self._finished_at = None
+        self._draw()
+        self._run_timer()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.autoplay:
+            self.stop_autoplay()
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        t = self.playback.t
+        self.query_one(RaceView).show(t)
+        self.set_class(self.playback.finished, "-finished")
+        top = self._top_line()
+        if top != self._top:
+            self._top = top
+            self.query_one("#kitchen-top", Static).update(top, layout=False)  # fixed height
+        story = self.scenario.caption
+        if self.playback.finished:
+            story = f"In real life: {self.scenario.in_real_life}"
+        story_widget = self.query_one("#kitchen-story", Static)
+        if story_widget.content != story:
+            story_widget.update(story)
+
+    def _top_line(self) -> Text:
+        names = list(SCENARIOS)
+        pb = self.playback
+        state = "■ finished" if pb.finished else "▶ playing" if pb.playing else "❚❚ paused"
+        rate = pb.schedule.rate(pb.t) * pb.speed
+        text = Text.assemble(
+            (f" {self.scenario.name} ", "reverse bold"),
+            f" {self.scenario.title}  ",
+            (f"{names.index(self.scenario.name) + 1}/{len(names)}", "dim"),
+            "   ",
+            (state, "bold"),
+            f"  ×{pb.speed:g}  1 s = {ratio_text(rate, '')} model s",
+        )
+        if pb.schedule.fast_forward > 1 and pb.t >= pb.schedule.split and not pb.finished:
+            text.append(f"  »» fast-forward ×{pb.schedule.fast_forward:,.0f}", "bold")
+        if self.autoplay:
+            text.append("   AUTOPLAY · any key stops", "bold reverse")
+        return text
+
+    def _show_result(self) -> None:
+        ratio = result_ratio(self.params)[1]
+        self.query_one("#result-digits", Digits).update(ratio_text(ratio, "x"))
+        self.query_one("#result-text", Static).update(result_text(self.params))
+
+    # -- plots (textual-plotext is imported only when a plot is first shown) -----------------
+
+    @work(thread=True, exclusive=True, group="kitchen-plots", exit_on_error=False)
+    def _load_plots(self) -> None:
+        import gpu_tui.ui.kitchen.kitchen_plots  # noqa: F401  — the slow import, off the loop
+
+        self.post_message(PlotsModuleLoaded())
+
+    def on_plots_module_loaded(self, _: PlotsModuleLoaded) -> None:
+        from gpu_tui.ui.kitchen.kitchen_plots import KitchenPlots
+
+        if self.plots is None:
+            self.plots = KitchenPlots(id="kitchen-plots")
+            self.query_one("#kitchen-body").mount(self.plots)
+            self.call_after_refresh(self._refresh_plots)
+
+    def _plots_visible(self) -> bool:
+        return self.active and (self.has_class("-roomy") or self.has_class("-plots"))
+
+    def _refresh_plots(self) -> None:
+        """Redraw only after a change and only while the plots can be seen."""
+        if self.plots is not None and self._plots_dirty and self._plots_visible():
+            self._plots_dirty = False
+            self.plots.update_params(self.params)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_toggle_play(self) -> None:
+        self.playback.toggle()
+        self._draw()
+        self._run_timer()
+
+    def action_restart(self) -> None:
+        """Back to the start; a paused race stays paused (so a step-through can begin again)."""
+        if self.playback.finished:
+            self.playback.play()
+        self.playback.reset()
+        self._draw()
+        self._run_timer()
+
+    def action_end(self) -> None:
+        """Jump to the result (for a talk running short of time)."""
+        self.playback.pause()
+        self.playback.t = self.playback.schedule.end
+        self._draw()
+        self._run_timer()
+
+    def action_step(self) -> None:
+        self.playback.step()
+        self._draw()
+        self._run_timer()
+
+    def action_speed(self, up: bool) -> None:
+        self.playback.faster() if up else self.playback.slower()
+        self._draw()
+
+    def action_scenario(self, delta: int) -> None:
+        names = list(SCENARIOS)
+        index = (names.index(self.scenario.name) + delta) % len(names)
+        self.load(SCENARIOS[names[index]])
+        self.playback.play()
+        self._run_timer()
+
+    def action_pick(self, delta: int) -> None:
+        self.selected = (self.selected + delta) % len(self.knobs)
+        self.query_one(ParamBar).show(self.knobs, self.params, self.selected)
+
+    def action_turn(self, up: bool) -> None:
+        knob = self.knobs[self.selected]
+        value = step(knob, current(self.params, knob.key), up)
+        try:
+            params = self.params.replace({knob.key: value})
+        except UsageError as error:
+            self.notify(str(error), severity="warning")
+            return
+        self.load(self.scenario, params)
+        self.playback.play()
+        self._run_timer()
+
+    def action_toggle_plots(self) -> None:
+        self.toggle_class("-plots")
+        if self.plots is None:
+            self._load_plots()
+        self._refresh_plots()
