@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
+from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.store import atomic_write, auto_path
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
@@ -15,6 +18,12 @@ from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
 from gpu_tui.ui.widgets.guide_bars import GuideBars
 
 SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _no_saved_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost view reads saved bench runs: give each test an empty store of its own."""
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
 
 
 def section(app: GpuTuiApp) -> str:
@@ -232,3 +241,41 @@ async def test_every_section_renders(
         )
         await pilot.press(*["down"] * 6)
         assert "not efficiency" in text_of(app, "#metrics-text")
+
+
+def save_run(value: float, unit: str = "TFLOP/s") -> None:
+    """A saved bench run with one matmul result, where the store looks for runs."""
+    result = BenchResult(
+        "matmul", "square", "cuda:0", "bf16", {"n": 8192}, 0.0015, 0.0014, 0.0016, 20, value,
+        unit, 0.72,
+    )  # fmt: skip
+    document = RunDocument("quick", 10.0, "2026-01-02T03:04:05+0000", results=[result])
+    atomic_write(auto_path(document), document.to_json())
+
+
+async def test_cost_per_tflop_hour_uses_the_newest_bench_run(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    save_run(712.5)
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("o")
+        assert app.query_one("#cost-tflops", Input).value == "712.5"
+        # $2.50 per hour ÷ 712.5 TFLOP/s delivered.
+        assert "cloud $0.0035" in text_of(app, "#cost-results")
+        app.query_one("#cost-tflops", Input).focus()
+        await pilot.pause()
+        assert "measured: bench run 2026-01-02T03:04:05+0000" in text_of(app, "#cost-source")
+
+
+async def test_a_cpu_only_run_prices_nothing(app_factory: Callable[..., GpuTuiApp]) -> None:
+    save_run(166.0, unit="GFLOP/s")
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.query_one("#cost-tflops", Input).value == ""

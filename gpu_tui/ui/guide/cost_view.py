@@ -7,15 +7,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import cost as c
+from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
 
 
@@ -109,10 +111,34 @@ class CostView(Widget):
                 yield Static(id="cost-tables")
         yield Static(id="cost-source")
 
+    @dataclass
+    class MeasuredFound(Message):
+        """The newest bench run's best accelerator rate (read in a thread)."""
+
+        measured: Measured
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.measured: Measured | None = None
+
     def on_mount(self) -> None:
         self.query_one("#cost-form").border_title = "Inputs (H100 node)"
         self.recompute()
         self.show_source("price")
+        self.read_measured()
+
+    @work(thread=True, exclusive=True, group="guide-measured", exit_on_error=False)
+    def read_measured(self) -> None:
+        """Saved runs are files: read them off the event loop."""
+        measured = latest_measured()
+        if measured is not None:
+            self.post_message(self.MeasuredFound(measured))
+
+    def on_cost_view_measured_found(self, message: CostView.MeasuredFound) -> None:
+        self.measured = message.measured
+        field = self.query_one("#cost-tflops", Input)
+        if not field.value.strip():  # never overwrite what the user typed
+            field.value = f"{message.measured.tflops:.4g}"
 
     def focus(self, scroll_visible: bool = True) -> CostView:
         self.query_one("#cost-price", Input).focus(scroll_visible)
@@ -177,6 +203,10 @@ class CostView(Widget):
         text = Text(f"{field.label}: ", style="bold")
         if field_id == "price":
             source = price_source(_safe_float(self.value("price")))
+        elif field_id == "tflops" and self.measured is not None:
+            measured = f"{self.measured.tflops:.4g}"
+            mine = self.value(field_id).strip() == measured
+            source = f"measured: {self.measured.source}" if mine else "given by you"
         elif field.attr is None:
             source = CLOUD_SOURCES[field_id]
         elif self.value(field_id).strip() == _default_text(field):
