@@ -8,6 +8,7 @@ from textual.containers import Container, VerticalScroll
 from textual.widgets import Static
 
 from gpu_tui.core.guide.metrics import WHY_GPUS, Card
+from gpu_tui.ui.guide.versus_view import versus_table
 
 
 def card_text(card: Card) -> Text:
@@ -21,7 +22,7 @@ def card_text(card: Card) -> Text:
 
 
 class WhyView(VerticalScroll):
-    """The cards stack at 80 columns (scroll with ↑↓) and stand side by side when wide."""
+    """Cards stacked at 80 columns (↑↓ scroll); wide: side by side above GPU vs TPU vs CPU."""
 
     def compose(self) -> ComposeResult:
         with Container(id="why-cards"):
@@ -29,3 +30,5 @@ class WhyView(VerticalScroll):
                 widget = Static(card_text(card), classes="why-card")
                 widget.border_title = f"{number} · {card.title}"
                 yield widget
+        # Shown only when wide (CSS): at 80×24 the comparison has its own section.
+        yield Static(versus_table(), id="why-versus")

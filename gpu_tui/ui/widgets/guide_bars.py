@@ -57,7 +57,7 @@ class GuideBars(Static):
         table.title_justify = "left"
         for bar in chart.bars:
             label = Text(fit_label(bar.label, label_width))
-            style = f"bold {accent}" if bar.local else ""
+            style = f"bold {warning if bar.simulated else accent}" if bar.local else ""
             if bar.simulated:
                 label.stylize(f"bold {warning}")
                 label.stylize("reverse", len(label) - len(SIMULATED_TAG) + 1)
