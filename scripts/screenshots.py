@@ -35,6 +35,9 @@ SHOTS = (
     Shot("specs-80x24", "specs", (80, 24)),
     Shot("specs-gpu-80x24", "specs", (80, 24), ("down", "down", "enter", *["down"] * 11)),
     Shot("specs-160x48", "specs", (160, 48), ("down", "down", "enter", *["down"] * 11)),
+    Shot("guide-80x24", "guide", (80, 24), ("f", "7", "0", "B", "escape")),
+    Shot("guide-160x48", "guide", (160, 48), ("b",)),
+    Shot("guide-cost-80x24", "guide", (80, 24), ("o",)),
 )
 
 
