@@ -1,0 +1,1 @@
+"""The Bench pane's parts: chooser, run progress, results table, plots and dialogs."""

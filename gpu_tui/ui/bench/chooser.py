@@ -1,0 +1,134 @@
+"""Choosing a run by keyboard: suite, benchmarks, devices, time budget, and the estimate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import SelectionList, Static
+
+from gpu_tui.core.bench import build_plan, estimate_seconds
+from gpu_tui.core.bench.suites import CATALOG, DEFAULT_BUDGET_SECONDS, SUITES
+from gpu_tui.ui.bench.result_text import GPU_ADDS
+
+BUDGET_STEPS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+GPU_ONLY = frozenset({"transfer"})
+NICE = 10
+"""The worker runs at nice 10: while it saturates every core, the UI (nice 0) still gets the
+CPU the moment a key arrives, and the worker loses only what the UI really uses."""
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+class BenchChooser(Widget, can_focus=False):
+    """The benchmark list (space toggles) beside the settings. The pane changes ``suite``,
+    ``device`` and ``budget`` from its keys (attributes down) and asks for ``plan()``."""
+
+    suite: reactive[str] = reactive("quick")
+    device: reactive[str] = reactive("cpu")
+    budget: reactive[float] = reactive(DEFAULT_BUDGET_SECONDS["quick"])
+    gpus: reactive[int] = reactive(0)
+    """Real GPUs the inventory found (a SIMULATED one cannot run benchmarks)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.overrides: dict[str, dict[str, Any]] | None = None
+        """Parameter overrides per benchmark (tests use tiny sizes)."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield SelectionList[str](
+                *((b.title, b.name, b.name not in GPU_ONLY) for b in CATALOG),
+                id="bench-list",
+            )
+            yield Static(id="bench-settings")
+
+    def on_mount(self) -> None:
+        self.query_one("#bench-list").border_title = "Benchmarks · space"
+        self.query_one("#bench-settings").border_title = "Run"
+        self.update_summary()
+
+    def devices(self) -> list[str]:
+        return {"cpu": ["cpu"], "gpu": ["gpu"], "cpu+gpu": ["all"]}[self.device]
+
+    def device_choices(self) -> tuple[str, ...]:
+        return ("cpu+gpu", "cpu", "gpu") if self.gpus else ("cpu",)
+
+    def cycle_suite(self) -> None:
+        self.suite = SUITES[(SUITES.index(self.suite) + 1) % len(SUITES)]
+        self.budget = DEFAULT_BUDGET_SECONDS[self.suite]
+
+    def cycle_device(self) -> None:
+        choices = self.device_choices()
+        at = choices.index(self.device) if self.device in choices else -1
+        self.device = choices[(at + 1) % len(choices)]
+
+    def step_budget(self, up: bool) -> None:
+        steps = [s for s in BUDGET_STEPS if (s > self.budget if up else s < self.budget)]
+        if steps:
+            self.budget = steps[0] if up else steps[-1]
+
+    def select(self, names: list[str]) -> None:
+        chosen = self.query_one("#bench-list", SelectionList)
+        chosen.deselect_all()
+        for name in names:
+            chosen.select(name)
+
+    def selected(self) -> list[str]:
+        return list(self.query_one("#bench-list", SelectionList).selected)
+
+    def plan(self) -> dict[str, Any]:
+        return build_plan(
+            self.suite,
+            only=self.selected() or None,
+            devices=self.devices(),
+            budget_seconds=self.budget,
+            overrides=self.overrides,
+            nice=NICE,
+        )
+
+    def estimate(self) -> float:
+        gpus = self.gpus if self.device != "cpu" else 0
+        return estimate_seconds(self.plan(), gpus=gpus)
+
+    def watch_gpus(self, gpus: int) -> None:
+        self.device = "cpu+gpu" if gpus else "cpu"
+        if gpus:
+            self.query_one("#bench-list", SelectionList).select("transfer")
+        self.update_summary()
+
+    def _watch_any(self) -> None:
+        if self.is_mounted:
+            self.update_summary()
+
+    watch_suite = watch_device = watch_budget = _watch_any
+
+    def on_selection_list_selected_changed(self) -> None:
+        self.update_summary()
+
+    def update_summary(self) -> None:
+        chosen = self.selected()
+        text = Text()
+        for key, label, value in (
+            ("s", "Suite", self.suite),
+            ("d", "Devices", self.device),
+            ("+/-", "Budget", f"{self.budget:g} s per point"),
+        ):
+            text.append(f"{label:<8}", "bold")
+            text.append(f"{value:<22}")
+            text.append(f"{key}\n", "dim")
+        if chosen:
+            text.append(f"\n{len(chosen)} of {len(CATALOG)} benchmarks, about ", "")
+            text.append(_duration(self.estimate()), "bold")
+            text.append("\nr runs · Esc stops\n")
+        else:
+            text.append("\nNothing chosen: space selects a benchmark\n")
+        if not self.gpus:
+            text.append(GPU_ADDS, "italic")
+        self.query_one("#bench-settings", Static).update(text)

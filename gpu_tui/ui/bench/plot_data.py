@@ -1,0 +1,212 @@
+"""What each bench plot shows, as plain data: series, reference lines, bars and a note.
+
+Pure (no Textual, no plotext) so tests can assert "each plot has data" without drawing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from gpu_tui.core.bench.report import crossover_points
+from gpu_tui.core.bench.results import BenchResult
+
+VIEWS = ("gemm", "crossover", "transfer", "linear")
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    baseline: bool = False
+
+
+@dataclass(frozen=True)
+class PlotSpec:
+    view: str
+    title: str
+    xlabel: str = ""
+    ylabel: str = ""
+    xlog: bool = False
+    ylog: bool = False
+    series: tuple[Series, ...] = ()
+    hlines: tuple[tuple[float, str], ...] = ()
+    vlines: tuple[tuple[float, str], ...] = ()
+    bars: tuple[tuple[str, float], ...] = ()
+    note: str = ""
+    xticks: tuple[float, ...] = field(default=())
+
+    @property
+    def has_data(self) -> bool:
+        return bool(self.bars) or any(s.xs for s in self.series)
+
+
+def _lines(
+    results: list[BenchResult], benchmark: str, key: str, label: str, scale: float = 1.0
+) -> dict[str, dict[float, float]]:
+    found: dict[str, dict[float, float]] = defaultdict(dict)
+    for r in results:
+        if r.benchmark == benchmark and key in r.params:
+            name = label.format(device=r.device, dtype=r.dtype or "", variant=r.variant)
+            found[name][float(r.params[key])] = r.value * scale
+    return found
+
+
+def _series(lines: dict[str, dict[float, float]], baseline: bool) -> list[Series]:
+    tag = " (base)" if baseline else ""
+    return [
+        Series(name + tag, tuple(sorted(pts)), tuple(pts[x] for x in sorted(pts)), baseline)
+        for name, pts in sorted(lines.items())
+    ]
+
+
+def _both(
+    results: list[BenchResult],
+    baseline: list[BenchResult],
+    benchmark: str,
+    key: str,
+    label: str,
+    scale: float = 1.0,
+) -> tuple[Series, ...]:
+    now = _series(_lines(results, benchmark, key, label, scale), baseline=False)
+    then = _series(_lines(baseline, benchmark, key, label, scale), baseline=True)
+    return (*now, *then)
+
+
+def _ticks(series: tuple[Series, ...]) -> tuple[float, ...]:
+    return tuple(sorted({x for s in series for x in s.xs}))
+
+
+def gemm(results: list[BenchResult], baseline: list[BenchResult], gpu: bool) -> PlotSpec:
+    # CPU figures are GFLOP/s and GPU TFLOP/s: one axis in GFLOP/s, log when both are shown
+    scale = {r.device: 1e3 if r.unit == "TFLOP/s" else 1.0 for r in results + baseline}
+    series = tuple(
+        Series(
+            s.label, s.xs, tuple(y * scale.get(s.label.split()[0], 1.0) for y in s.ys), s.baseline
+        )
+        for s in _both(results, baseline, "gemm", "n", "{device} {dtype}")
+    )
+    peaks: dict[str, float] = {}
+    for r in results:
+        if r.benchmark == "gemm" and r.peak:
+            peaks[f"{r.device} {r.dtype} peak"] = r.peak * scale.get(r.device, 1.0)
+    mixed = len({r.device for r in results + baseline if r.benchmark == "gemm"}) > 1
+    note = "" if gpu else "A GPU would add one line per dtype (fp32, tf32, fp16, bf16, fp8)."
+    return PlotSpec(
+        "gemm",
+        "GEMM: GFLOP/s against n, lines = peak",
+        "n (matrix size)",
+        "GFLOP/s",
+        xlog=True,
+        ylog=mixed,
+        series=series,
+        hlines=tuple((v, k) for k, v in sorted(peaks.items())),
+        note=note,
+        xticks=_ticks(series),
+    )
+
+
+def crossover(results: list[BenchResult], baseline: list[BenchResult], gpu: bool) -> PlotSpec:
+    series = _both(results, baseline, "crossover", "n", "{variant}")
+    vlines = []
+    for device, scopes in crossover_points(results).items():
+        for scope, n in sorted(scopes.items()):
+            if n:
+                vlines.append((float(n), f"{device} {scope} wins from n={n}"))
+    if not gpu:
+        note = (
+            "A GPU would add resident and end-to-end lines; the crossover is where they dip under."
+        )
+    elif vlines:
+        note = "; ".join(label for _, label in vlines)
+    else:
+        note = "The GPU did not win at any size in this sweep."
+    return PlotSpec(
+        "crossover",
+        "CPU vs GPU: µs per fp32 GEMM against n (log-log)",
+        "n",
+        "µs per call",
+        xlog=True,
+        ylog=True,
+        series=series,
+        vlines=tuple(vlines),
+        note=note,
+        xticks=_ticks(series),
+    )
+
+
+def transfer(results: list[BenchResult], baseline: list[BenchResult], gpu: bool) -> PlotSpec:
+    series = _both(results, baseline, "transfer", "bytes", "{device} {variant}")
+    peaks = {f"{r.device} PCIe peak": r.peak for r in results if r.benchmark == "transfer"}
+    note = (
+        "" if gpu else "Host↔device copies need a GPU: PCIe GB/s against size, pinned vs pageable."
+    )
+    return PlotSpec(
+        "transfer",
+        "Host↔device: GB/s against bytes per copy",
+        "bytes",
+        "GB/s",
+        xlog=True,
+        series=series,
+        hlines=tuple((v, k) for k, v in sorted(peaks.items()) if v),
+        note=note,
+    )
+
+
+def _bar_label(r: BenchResult, threads: object) -> str:
+    side = f"CPU {r.dtype} ({threads} thr)" if r.device == "cpu" else f"{r.device} {r.dtype}"
+    if r.device != "cpu" and r.dtype == "fp32":
+        side += "-ieee"
+    return side
+
+
+def linear(
+    results: list[BenchResult], baseline: list[BenchResult], gpu: bool, threads: object = "?"
+) -> PlotSpec:
+    bars: list[tuple[str, float]] = []
+    for group, tag in ((results, ""), (baseline, " (base)")):
+        for r in group:
+            if r.benchmark == "linear":
+                gflops = r.value * (1e3 if r.unit == "TFLOP/s" else 1)
+                bars.append((f"{_bar_label(r, threads)}{tag} {gflops:,.0f}", gflops))
+    cpu = [r for r in results if r.benchmark == "linear" and r.device == "cpu"]
+    fast = [r for r in results if r.benchmark == "linear" and r.device != "cpu"]
+    if cpu and fast:
+        note = "; ".join(
+            f"{_bar_label(g, threads)} is {cpu[0].median_seconds / g.median_seconds:,.0f}× "
+            f"{_bar_label(cpu[0], threads)} per call"
+            for g in fast
+        )
+    elif gpu:
+        note = "Run linear on cpu and the GPU for the speedup."
+    else:
+        note = "A GPU would add its bar and the speedup, each side's precision named."
+        if bars:  # keep the pair visible: the empty side is part of the lesson
+            bars.append(("GPU (none here) 0", 0.0))
+    return PlotSpec(
+        "linear",
+        "Linear(10000,10000), batch 1000: GFLOP/s",
+        ylabel="GFLOP/s",
+        bars=tuple(bars),
+        note=note,
+    )
+
+
+def build(
+    view: str,
+    results: list[BenchResult],
+    baseline: list[BenchResult] | None = None,
+    *,
+    gpu: bool = False,
+    threads: object = "?",
+) -> PlotSpec:
+    """The plot for ``view`` (one of :data:`VIEWS`)."""
+    base = baseline or []
+    if view == "gemm":
+        return gemm(results, base, gpu)
+    if view == "crossover":
+        return crossover(results, base, gpu)
+    if view == "transfer":
+        return transfer(results, base, gpu)
+    return linear(results, base, gpu, threads)

@@ -1,0 +1,169 @@
+"""Words for bench results: table cells, what a row measured and how to read it, error advice.
+
+Pure functions (no Textual), so the pane stays a thin view and these are tested directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_tui.core.bench.report import size_of, tags
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.bench.store import Delta
+
+GPU_ADDS = (
+    "No GPU here: the CPU side of every comparison is shown. A GPU would add GEMM per dtype "
+    "against its peak, host↔device copies, the crossover point and the Linear speedup."
+)
+
+
+def number(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def seconds(value: float) -> str:
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.1f} µs"
+
+
+PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
+
+
+def name_cell(r: BenchResult) -> str:
+    variant = "" if r.variant in PLAIN_VARIANTS else r.variant
+    return f"{r.benchmark} {variant}".strip()
+
+
+def value_cell(r: BenchResult) -> str:
+    return f"{number(r.value)} {r.unit.replace('us', 'µs')}"
+
+
+def spread_cell(r: BenchResult) -> str:
+    """(p80 − p20) / median: the middle 60 % of repeats, relative to the median."""
+    if r.median_seconds <= 0:
+        return ""
+    return f"{(r.p80_seconds - r.p20_seconds) / r.median_seconds:.0%}"
+
+
+def size_cell(r: BenchResult) -> str:
+    return size_of(r).replace("n=", "")
+
+
+def notes_cell(r: BenchResult) -> str:
+    return tags(r)
+
+
+def peak_band(percent: float | None) -> str | None:
+    """Colour band of a % of peak: ``over`` (> 100 %: a wrong peak or count), ``good``, ``fair``,
+    ``poor`` (under 10 %: a small problem or a misconfiguration), None when no peak is known."""
+    if percent is None:
+        return None
+    if percent > 100:
+        return "over"
+    if percent >= 50:
+        return "good"
+    if percent >= 10:
+        return "fair"
+    return "poor"
+
+
+def delta_cell(delta: Delta | None) -> str:
+    return "new" if delta is None else f"{delta.percent:+.0f}%"
+
+
+_WHAT = {
+    "gemm": "Matrix multiply C = A·B of {n}×{n} {dtype} matrices already on {device}; work "
+    "2·n³ FLOP per call, figure = work / median time.",
+    "bandwidth": "STREAM {variant} over preallocated arrays of {size} each on {device}; bytes "
+    "counted = read + written, GB = 10⁹ bytes.",
+    "transfer": "One copy of {size}, {variant} (direction-memory), timed with events; "
+    "GB/s = bytes / time, one direction.",
+    "launch": "The fixed cost of one tiny operation ({variant}) on {device}: dispatch, launch "
+    "and, where named, the wait for it.",
+    "reduction": "Adding up {n_numbers} numbers, {variant}; the time of one call.",
+    "linear": "Linear({in_features},{out_features}) forward on a batch of {batch} in "
+    "{dtype} on {device}, inference mode, warmed up and synchronised: "
+    "2·B·in·out = {flop} FLOP per call.",
+    "crossover": "{dtype} GEMM n={n}, {variant}: time per call. GPU rows are resident (data "
+    "already there) or end-to-end (copies in and out included).",
+    "mlp": "Linear(d,4d)→GELU→Linear(4d,d) with d={d}, batch {batch}, {dtype} on {device}: "
+    "16·d²·B FLOP per call.",
+    "transformer": "One encoder layer (d={d}, {heads} heads, {seq} tokens, batch {batch}) "
+    "forward in {dtype} on {device}.",
+}
+_READ = {
+    "gemm": "Read % of peak: a tuned BLAS reaches 60–90 % at large n; small n is bound by "
+    "overheads and caches, so the curve rises with n.",
+    "bandwidth": "This is the speed any memory-bound operation (elementwise, small-batch "
+    "inference) can reach on this device.",
+    "transfer": "Small copies show latency, large ones the link: pinned memory should approach "
+    "the PCIe peak; pageable goes through a staging buffer and is slower.",
+    "launch": "Any operation smaller than this costs this much anyway: batch small work.",
+    "reduction": "Vectorised CPU code takes microseconds; a GPU round trip costs more than that, "
+    "so small jobs belong on the CPU.",
+    "linear": "Compare the CPU and GPU rows (press p for the bar pair); a speedup is only fair "
+    "with both sides' precision named.",
+    "crossover": "The crossover is the smallest n where the GPU time drops under the best CPU "
+    "time; end-to-end moves it to larger n.",
+    "mlp": "Small batches are bound by launches and weight reads; large batches by compute.",
+    "transformer": "Tokens per second is the number a serving system cares about.",
+}
+
+
+def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
+    """What was measured, the numbers behind the figure, how to read it, and any warnings."""
+    p = dict(r.params)
+    flop = 2.0 * p.get("batch", 0) * p.get("in_features", 0) * p.get("out_features", 0)
+    fields: dict[str, Any] = {
+        "n": p.get("n", "?"),
+        "dtype": r.dtype or "",
+        "device": r.device,
+        "variant": r.variant,
+        "size": size_of(r),
+        "n_numbers": f"{p.get('n', 0):,}",
+        "flop": f"{flop:.2g}",
+        **{k: p.get(k, "?") for k in ("in_features", "out_features", "batch", "d", "heads", "seq")},
+    }
+    lines = [f"{name_cell(r)} on {r.device}: {value_cell(r)}"]
+    lines.append(_WHAT.get(r.benchmark, "{variant} on {device}.").format(**fields))
+    spread = (
+        f"median {seconds(r.median_seconds)} per call (p20 {seconds(r.p20_seconds)} – "
+        f"p80 {seconds(r.p80_seconds)}), {r.repeats} repeats"
+    )
+    if r.best_seconds:
+        spread += f"; best {seconds(r.best_seconds)} (capability, not the headline)"
+    lines.append(spread + f"; {r.scope}.")
+    if r.percent_of_peak is not None and r.peak:
+        lines.append(f"{r.percent_of_peak:.0f} % of the {number(r.peak)} {r.unit} peak.")
+    if r.throughput is not None and r.throughput_unit:
+        lines.append(f"Also {number(r.throughput)} {r.throughput_unit}.")
+    lines.append(_READ.get(r.benchmark, ""))
+    if delta is not None:
+        lines.append(
+            f"Against the baseline: {value_cell(delta.baseline)} then, {delta.percent:+.1f} % "
+            f"now ({delta.speedup:.2f}× the speed per call)."
+        )
+    lines.extend(f"! {w}" for w in r.warnings)
+    return [line for line in lines if line]
+
+
+_ADVICE = {
+    "torch_missing": "Install PyTorch for that Python, or restart with --bench-python PATH "
+    "pointing at one that has it (e.g. a conda env with CUDA torch); then press r.",
+    "crash": "The worker process died; results measured before it are kept. Try a smaller "
+    "budget or fewer benchmarks, or run `gpu-tui bench --only NAME` in a shell to see its output.",
+    "hang": "The worker stopped answering and was stopped; results before it are kept. Check "
+    "`nvidia-smi` for a stuck GPU or driver, then press r to run again.",
+    "oom": "The device ran out of memory for this benchmark; the others go on. Free memory "
+    "(other jobs) or choose a smaller suite.",
+    "bad_device": "Choose another device with d, then press r.",
+    "usage": "Fix the option and restart gpu-tui; the rest of the app keeps working.",
+}
+
+
+def advice(kind: str) -> str:
+    """What to do next after a worker error of ``kind``."""
+    return _ADVICE.get(kind, "The run goes on; the message above says what failed.")

@@ -1,0 +1,300 @@
+"""The Bench pane: choose, run (in a worker process), watch, stop, read, plot, compare, export."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from gpu_tui.core.bench import BenchRunner
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.store import compare
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.errors import UsageError
+from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench import result_text as rt
+from gpu_tui.ui.bench.bench_plot import BenchPlot
+from gpu_tui.ui.bench.chooser import BenchChooser
+from gpu_tui.ui.bench.commands import BenchCommands
+from gpu_tui.ui.bench.results_table import ResultsTable
+from gpu_tui.ui.bench.run_files import RunFiles, describe
+from gpu_tui.ui.bench.run_progress import RunProgress
+from gpu_tui.ui.bench.run_tracker import RunTracker
+from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.pane import Pane
+
+VIEWS = ("setup", "table", "plot")
+IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
+
+
+class BenchPane(Pane, RunFiles):
+    """At 80 columns one view at a time (options, table, plots); from 110 all side by side."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("r", "run", "Run"),
+        Binding("escape", "cancel", "Stop"),
+        Binding("p", "plots", "Plots"),
+        Binding("c", "compare", "Compare"),
+        Binding("x", "export", "Export"),
+        Binding("o", "view('setup')", "Options", show=False),
+        Binding("t", "view('table')", "Table", show=False),
+        Binding("s", "suite", "Suite", show=False),
+        Binding("d", "device", "Devices", show=False),
+        Binding("plus,equals_sign", "budget(True)", "Budget up", show=False),
+        Binding("minus", "budget(False)", "Budget down", show=False),
+    ]
+
+    @dataclass
+    class Update(Message):
+        """One message from the run; heartbeats are "latest wins"."""
+
+        event: m.Message
+
+        def can_replace(self, message: Message) -> bool:
+            return (
+                isinstance(message, BenchPane.Update)
+                and isinstance(self.event, m.Heartbeat)
+                and isinstance(message.event, m.Heartbeat)
+            )
+
+    view: reactive[str] = reactive("setup")
+
+    def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
+        super().__init__(config, id=id)
+        self.results: list[BenchResult] = []
+        self.document: RunDocument | None = None
+        self.baseline: RunDocument | None = None
+        self.runner: BenchRunner | None = None
+        self.plot_index = 0
+        self.saved_path: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield RunProgress(id="bench-progress")
+        yield Static(id="bench-notice")
+        with Horizontal(id="bench-body"):
+            with Vertical(id="bench-left"):
+                yield BenchChooser(id="bench-chooser")
+                yield ResultsTable(id="bench-table")
+                yield Static(id="bench-detail")
+            with Vertical(id="bench-plots"):
+                yield BenchPlot(id="bench-plot")
+                yield Static(id="bench-plot-note")
+
+    def on_mount(self) -> None:
+        # The app's palette lists Screen.COMMANDS; adding ours to this screen instance keeps
+        # app.py free of pane-specific code (other panes can add theirs the same way).
+        self.screen.COMMANDS = {*self.screen.COMMANDS, BenchCommands}  # type: ignore[misc]
+        self.query_one("#bench-table").border_title = "Results"
+        self.query_one("#bench-detail").border_title = "What it measured"
+        self.set_class(True, "-view-setup")
+        self._idle("Ready", IDLE_HINT)
+        self.load_run(None, baseline=False)
+
+    def focus(self, scroll_visible: bool = True) -> BenchPane:
+        target = {"setup": "#bench-list", "table": "#bench-table", "plot": "#bench-plot"}[self.view]
+        self.query_one(target).focus(scroll_visible)
+        return self
+
+    # --- attributes from the app ------------------------------------------------------------
+    def watch_inventory(self, inventory: Inventory | None) -> None:
+        if inventory is not None:
+            real = [a for a in inventory.accelerators if not a.simulated and not a.lost]
+            self.query_one(BenchChooser).gpus = len(real)
+
+    def watch_active(self) -> None:
+        self._plot_visibility()
+
+    def watch_view(self, old: str, new: str) -> None:
+        self.set_class(False, f"-view-{old}")
+        self.set_class(True, f"-view-{new}")
+        self._plot_visibility()
+        if self.active:  # the focused widget may just have been hidden: keep keys in the pane
+            self.call_after_refresh(self.focus)
+
+    def on_resize(self) -> None:
+        self._plot_visibility()
+
+    def _plot_visibility(self) -> None:
+        wide = self.screen.has_class("-wide")
+        self.query_one(BenchPlot).shown = self.active and (wide or self.view == "plot")
+
+    # --- actions ------------------------------------------------------------------------------
+    def action_view(self, view: str) -> None:
+        self.view = view
+
+    def action_plots(self) -> None:
+        if self.view == "plot" or self.screen.has_class("-wide"):
+            self.plot_index = (self.plot_index + 1) % len(plot_data.VIEWS)
+        self.view = "plot"
+        self._update_plot()
+
+    def action_suite(self) -> None:
+        self.query_one(BenchChooser).cycle_suite()
+
+    def action_device(self) -> None:
+        self.query_one(BenchChooser).cycle_device()
+
+    def action_budget(self, up: bool) -> None:
+        self.query_one(BenchChooser).step_budget(up)
+
+    def action_run(self) -> None:
+        if self.runner is not None:
+            self.notify("A run is going on: Esc stops it.", severity="warning")
+            return
+        chooser = self.query_one(BenchChooser)
+        if not chooser.selected():
+            self.notify("Choose at least one benchmark (space in the list).", severity="warning")
+            return
+        plan = chooser.plan()
+        self.runner = BenchRunner(plan, python=self.config.bench_python, save=True)
+        self.saved_path = self.runner.saved_path
+        self.document = self.runner.document
+        self._set_notice("")
+        self.show_results([])
+        self.query_one(RunProgress).start(RunTracker(plan, chooser.estimate()))
+        self.set_class(True, "-running")
+        if self.view == "setup":
+            self.view = "table"
+        self._drive(self.runner)
+
+    def action_cancel(self) -> None:
+        if self.runner is not None:
+            self.runner.cancel()  # "stop" now; killed by the runner if still there after 1 s
+            tracker = self.query_one(RunProgress).tracker
+            if tracker is not None:
+                tracker.label = "stopping…"
+        elif self.view != "table" and not self.screen.has_class("-wide"):
+            self.view = "table"
+
+    # --- thread workers -----------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="bench-run", exit_on_error=False)
+    def _drive(self, runner: BenchRunner) -> None:
+        try:
+            runner.start()  # checks --bench-python (a subprocess): never on the event loop
+        except (UsageError, OSError) as error:
+            self.post_message(RunFiles.Problem("usage", str(error)))
+            return
+        for event in runner.messages():
+            self.post_message(self.Update(event))
+
+    # --- messages -----------------------------------------------------------------------------
+    def on_run_files_loaded(self, message: RunFiles.Loaded) -> None:
+        if message.baseline:
+            self.baseline = message.document
+            self.notify(f"Comparing with {message.path.name}")
+        elif self.runner is None and not self.results:
+            self.document, self.saved_path = message.document, message.path
+            self._idle(describe(message.document), IDLE_HINT)
+            self.view = "table"
+        else:
+            return
+        self.show_results(self.document.results if self.document else [])
+
+    def on_run_files_problem(self, message: RunFiles.Problem) -> None:
+        if message.kind == "usage":
+            self._finish(None)
+        self._set_notice(f"{message.message}\n{rt.advice(message.kind)}", error=True)
+
+    def on_bench_pane_update(self, message: Update) -> None:
+        event, progress = message.event, self.query_one(RunProgress)
+        tracker = progress.tracker
+        if isinstance(event, m.ResultReady):
+            self.results.append(event.result)
+            delta = (
+                compare([event.result], self.baseline).get(event.result.key)
+                if self.baseline
+                else None
+            )
+            self.query_one(ResultsTable).add_result(event.result, delta)
+            self._update_plot()
+            if tracker:
+                tracker.result()
+        elif isinstance(event, m.BenchError):
+            where = f" ({event.benchmark} on {event.device})" if event.benchmark else ""
+            self._set_notice(f"{event.message}{where}\n{rt.advice(event.kind)}", error=event.fatal)
+        elif isinstance(event, m.Finished):
+            self._finish(event)
+        elif tracker is None:
+            return
+        elif isinstance(event, m.Progress):
+            tracker.progress(event.index, event.total, event.benchmark, event.device)
+        elif isinstance(event, m.Heartbeat):
+            tracker.heartbeat(event.label, event.fraction)
+        elif isinstance(event, m.EnvironmentReady):
+            tracker.environment(event.environment, time.monotonic())
+        elif isinstance(event, m.Status):
+            tracker.label = event.message
+            if event.message.startswith("warning:"):
+                self._set_notice(event.message.removeprefix("warning: "))
+        progress.refresh()
+
+    def _finish(self, event: m.Finished | None) -> None:
+        self.runner = None
+        self.set_class(False, "-running")
+        if event is None:
+            self.query_one(RunProgress).stop("Not started", IDLE_HINT)
+            return
+        self.document = event.document
+        count = len(event.document.results)
+        word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[event.status]
+        kept = " (kept)" if event.status != "completed" else ""
+        where = self.saved_path.name if self.saved_path else "not saved"
+        self.query_one(RunProgress).stop(
+            f"{word}: {count} results{kept} · saved {where}", IDLE_HINT
+        )
+
+    def on_unmount(self) -> None:
+        if self.runner is not None:  # the app is closing: never leave a worker behind
+            self.runner.cancel()
+            self.runner.kill()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        result = self.query_one(ResultsTable).current()
+        if result is None:
+            return
+        delta = compare([result], self.baseline).get(result.key) if self.baseline else None
+        self.query_one("#bench-detail", Static).update(Text("\n".join(rt.explain(result, delta))))
+
+    # --- drawing ------------------------------------------------------------------------------
+    def _idle(self, headline: str, hint: str) -> None:
+        progress = self.query_one(RunProgress)
+        progress.headline, progress.hint = headline, hint
+
+    def _set_notice(self, text: str, *, error: bool = False) -> None:
+        notice = self.query_one("#bench-notice", Static)
+        notice.update(text)
+        notice.set_class(bool(text), "-shown")
+        notice.set_class(error, "-error")
+
+    def show_results(self, results: list[BenchResult]) -> None:
+        self.results = list(results)
+        deltas = compare(self.results, self.baseline) if self.baseline else None
+        self.query_one(ResultsTable).show(self.results, deltas)
+        if not self.results:
+            self.query_one("#bench-detail", Static).update("")
+        self._update_plot()
+
+    def _update_plot(self) -> None:
+        environment = (self.document.environment if self.document else None) or {}
+        spec = plot_data.build(
+            plot_data.VIEWS[self.plot_index],
+            self.results,
+            self.baseline.results if self.baseline else None,
+            gpu=any(r.device != "cpu" for r in self.results)
+            or self.query_one(BenchChooser).gpus > 0,
+            threads=environment.get("cpu_threads", "?"),
+        )
+        plots = self.query_one("#bench-plots")
+        plots.border_title = f"{self.plot_index + 1}/{len(plot_data.VIEWS)} {spec.title} · p next"
+        self.query_one("#bench-plot-note", Static).update(spec.note)
+        self.query_one(BenchPlot).show(spec)

@@ -1,0 +1,296 @@
+"""The Bench pane with Pilot: real tiny CPU runs, cancel, worker faults, keys, compare, export."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, SelectionList, Static
+
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench.chooser import BenchChooser
+from gpu_tui.ui.bench.path_dialog import PathDialog
+from gpu_tui.ui.bench.results_table import ResultsTable
+from gpu_tui.ui.bench_pane import BenchPane
+from tests.ui.conftest import fixed_inventory
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bench"
+RECORDED = "bench-20261202T181839Z-quick.json"
+EARLIER = "bench-20261202T181152Z-quick.json"
+TINY = {
+    "gemm": {"cpu": {"dtypes": {"fp32": [32, 64]}}},
+    "reduction": {"cpu": {"n": 100}},
+    "linear": {"cpu": {"batch": 8, "features": 64}},
+    "crossover": {"cpu": {"sizes": [16, 32]}},
+}
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
+    return tmp_path / "data"
+
+
+def with_recorded_runs(data_dir: Path) -> None:
+    (data_dir / "results").mkdir(parents=True)
+    shutil.copy(FIXTURES / "cpu-quick.json", data_dir / "results" / RECORDED)
+    shutil.copy(FIXTURES / "cpu-quick-earlier.json", data_dir / "results" / EARLIER)
+
+
+def bench_app(**config: Any) -> GpuTuiApp:
+    inventory = fixed_inventory(demo=False)
+    return make_app(AppConfig(pane="bench", discover=lambda: inventory, host="test", **config))
+
+
+async def until(pilot: Pilot[Any], done: Callable[[], bool], timeout: float = 90.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "timed out waiting for the pane"
+        await pilot.pause(0.05)
+
+
+async def start_tiny_run(pilot: Pilot[Any], only: list[str]) -> BenchPane:
+    await pilot.pause()  # the app focuses the pane after its first refresh
+    pane = pilot.app.query_one(BenchPane)
+    chooser = pane.query_one(BenchChooser)
+    chooser.overrides = TINY
+    chooser.budget = 0.02
+    chooser.select(only)
+    await pilot.press("r")
+    assert pane.has_class("-view-table")  # a run shows the table (it may already be over)
+    return pane
+
+
+def notice(pane: BenchPane) -> str:
+    return str(pane.query_one("#bench-notice", Static).render())
+
+
+async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path) -> None:
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm", "crossover", "linear"])
+        await until(pilot, lambda: pane.runner is None)
+        table = pane.query_one(ResultsTable)
+        names = [r.benchmark for r in table.results]
+        assert names.count("gemm") == 2
+        assert names.count("crossover") >= 2
+        assert "linear" in names
+        assert table.row_count == len(names)
+        for view in ("gemm", "crossover", "linear"):
+            assert plot_data.build(view, table.results).has_data, view
+        assert "Done" in pane.query_one("#bench-progress").headline  # type: ignore[attr-defined]
+        saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
+        assert len(saved["results"]) == len(names)
+
+
+async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "hang:reduction")  # ignores "stop": must be killed
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm", "reduction"])
+        runner = pane.runner
+        assert runner is not None
+        tracker = pane.query_one("#bench-progress").tracker  # type: ignore[attr-defined]
+        await until(pilot, lambda: tracker.current.startswith("reduction"))
+        await pilot.press("escape")
+        stopped_at = time.monotonic()
+        await until(pilot, lambda: not runner.running, timeout=5)
+        gone = time.monotonic() - stopped_at
+        print(f"Esc to worker gone: {gone:.2f} s")
+        assert gone < 1.5  # 1 s grace, then SIGKILL; the margin is for a busy test machine
+        await until(pilot, lambda: pane.runner is None, timeout=5)
+        assert [r.benchmark for r in pane.query_one(ResultsTable).results] == ["gemm", "gemm"]
+        assert "Stopped: 2 results (kept)" in pane.query_one("#bench-progress").headline  # type: ignore[attr-defined]
+        saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
+        assert saved["interrupted"] is True
+        assert len(saved["results"]) == 2
+
+
+async def test_a_crashing_worker_shows_what_happened_and_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "crash:reduction")
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm", "reduction"])
+        await until(pilot, lambda: pane.runner is None)
+        text = notice(pane)
+        assert "the worker died (signal 9) during reduction" in text
+        assert "smaller budget" in text
+        assert pane.query_one("#bench-notice").has_class("-error")
+        assert len(pane.query_one(ResultsTable).results) == 2  # the rows before the crash
+        await pilot.press("o")  # the app goes on
+        assert pane.view == "setup"
+
+
+async def test_a_python_without_torch_says_how_to_fix_it(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    app = bench_app(bench_python=str(venv / "bin" / "python"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm"])
+        await until(pilot, lambda: pane.runner is None)
+        text = notice(pane)
+        assert "PyTorch is not installed for" in text
+        assert "--bench-python PATH" in text
+
+
+async def test_a_missing_bench_python_is_one_clear_line(tmp_path: Path) -> None:
+    app = bench_app(bench_python=str(tmp_path / "nope"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm"])
+        await until(pilot, lambda: pane.runner is None)
+        assert "no executable file there" in notice(pane)
+
+
+async def test_keyboard_alone_chooses_reads_and_plots_at_80x24(data_dir: Path) -> None:
+    with_recorded_runs(data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        await pilot.pause()
+        assert pane.view == "table"  # the last saved run is shown at start
+        table = pane.query_one(ResultsTable)
+        assert table.row_count == 23
+        assert app.focused is table
+        await pilot.press("down", "down")
+        detail = str(pane.query_one("#bench-detail", Static).render())
+        assert "1024×1024 fp32" in detail
+        assert "% of the" in detail
+        await pilot.press("o")
+        chooser = pane.query_one(BenchChooser)
+        assert isinstance(app.focused, SelectionList)
+        await pilot.press("s", "minus", "space")  # full suite, smaller budget, drop GEMM
+        assert (chooser.suite, chooser.budget) == ("full", 0.5)
+        assert "gemm" not in chooser.selected()
+        await pilot.press("p")
+        assert pane.view == "plot"
+        seen = [pane.plot_index]
+        for _ in plot_data.VIEWS:
+            await pilot.press("p")
+            seen.append(pane.plot_index)
+        assert sorted(set(seen)) == [0, 1, 2, 3]
+        await pilot.press("t")
+        assert pane.view == "table"
+
+
+async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir: Path) -> None:
+    with_recorded_runs(data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        await pilot.pause()
+        await pilot.press("c")
+        assert isinstance(app.screen, PathDialog)
+        await pilot.press("enter")  # the newest other run
+        await until(pilot, lambda: pane.baseline is not None)
+        await pilot.pause()
+        table = pane.query_one(ResultsTable)
+        assert table.deltas
+        assert any(str(table.get_row_at(i)[-1]).endswith("%") for i in range(table.row_count))
+        baseline = pane.baseline.results if pane.baseline else []
+        spec = plot_data.build("gemm", pane.results, baseline)
+        assert any(s.baseline for s in spec.series)
+
+
+async def test_export_writes_json_and_csv(data_dir: Path, tmp_path: Path) -> None:
+    with_recorded_runs(data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        await pilot.pause()
+        await pilot.press("x")
+        app.screen.query_one(Input).value = str(tmp_path / "out" / "run")
+        await pilot.press("enter")
+        await until(pilot, lambda: (tmp_path / "out" / "run.csv").exists())
+        await until(pilot, lambda: (tmp_path / "out" / "run.json").exists())
+        rows = (tmp_path / "out" / "run.csv").read_text().splitlines()
+        assert len(rows) == 24
+
+
+def gpu_result(benchmark: str, variant: str, n: int, seconds: float, **extra: Any) -> BenchResult:
+    """A made-up GPU row (test data, not a measurement) for the plots a CPU cannot fill."""
+    base: dict[str, Any] = dict(
+        benchmark=benchmark,
+        variant=variant,
+        device="cuda:0",
+        dtype="fp32",
+        params={"n": n},
+        median_seconds=seconds,
+        p20_seconds=seconds,
+        p80_seconds=seconds,
+        repeats=10,
+        value=seconds * 1e6,
+        unit="us",
+        percent_of_peak=None,
+    )
+    return BenchResult(**{**base, **extra})
+
+
+def test_crossover_plot_marks_where_the_gpu_starts_to_win() -> None:
+    cpu = [
+        BenchResult(
+            "crossover", "cpu-torch", "cpu", "fp32", {"n": n}, t, t, t, 10, t * 1e6, "us", None
+        )
+        for n, t in ((16, 2e-6), (64, 2e-5), (256, 3e-4))
+    ]
+    gpu = [gpu_result("crossover", "gpu-resident", n, 1e-5) for n in (16, 64, 256)]
+    spec = plot_data.build("crossover", cpu + gpu, gpu=True)
+    assert [label for _, label in spec.vlines] == ["cuda:0 resident wins from n=64"]
+    assert {s.label for s in spec.series} == {"cpu-torch", "gpu-resident"}
+
+
+@pytest.fixture
+def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
+    for name in list(os.environ):
+        if (name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")) or name in (
+            "NO_COLOR",
+            "COLORTERM",
+            "FORCE_COLOR",
+        ):
+            monkeypatch.delenv(name)
+
+
+def recorded_app(data_dir: Path) -> GpuTuiApp:
+    """The pane showing a fixed, recorded CPU run (no live timing)."""
+    (data_dir / "results").mkdir(parents=True)
+    shutil.copy(FIXTURES / "cpu-quick.json", data_dir / "results" / RECORDED)
+    return bench_app()
+
+
+async def loaded(pilot: Pilot[Any]) -> None:
+    pane = pilot.app.query_one(BenchPane)
+    await until(pilot, lambda: bool(pane.results))
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause(0.5)  # the plot's first redraw is rate-limited
+
+
+@pytest.mark.usefixtures("plain_environment")
+@pytest.mark.parametrize(
+    ("size", "keys"),
+    [((80, 24), ("down", "down")), ((80, 24), ("p",)), ((160, 48), ("down", "p"))],
+    ids=["table-80x24", "gemm-plot-80x24", "wide-160x48"],
+)
+def test_snapshot(
+    snap_compare: Any, data_dir: Path, size: tuple[int, int], keys: tuple[str, ...]
+) -> None:
+    assert snap_compare(recorded_app(data_dir), press=keys, terminal_size=size, run_before=loaded)
