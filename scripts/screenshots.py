@@ -35,6 +35,12 @@ SHOTS = (
     Shot("specs-80x24", "specs", (80, 24)),
     Shot("specs-gpu-80x24", "specs", (80, 24), ("down", "down", "enter", *["down"] * 11)),
     Shot("specs-160x48", "specs", (160, 48), ("down", "down", "enter", *["down"] * 11)),
+    # Kitchen: pause, rewind, then step (0.25 s of playback each) so the frame is exact.
+    Shot("kitchen-race-80x24", "kitchen", (80, 24), ("space", "r", *["full_stop"] * 14)),
+    Shot("kitchen-result-80x24", "kitchen", (80, 24), ("space", "end")),
+    Shot("kitchen-race-160x48", "kitchen", (160, 48), ("space", "r", *["full_stop"] * 14)),
+    Shot("kitchen-result-160x48", "kitchen", (160, 48), ("space", "end")),
+    Shot("kitchen-pantry-160x48", "kitchen", (160, 48), ("s", "s", "space", "r", "full_stop")),
     Shot("guide-80x24", "guide", (80, 24), ("f", "7", "0", "B", "escape")),
     Shot("guide-160x48", "guide", (160, 48), ("b",)),
     Shot("guide-cost-80x24", "guide", (80, 24), ("o",)),

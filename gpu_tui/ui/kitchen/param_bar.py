@@ -14,21 +14,32 @@ class ParamBar(Static):
 
     COMPONENT_CLASSES = {"param-bar--selected", "param-bar--label", "param-bar--hint"}  # noqa: RUF012
 
+    _last: tuple[tuple[Knob, ...], KitchenParams, int] | None = None
+
+    def on_resize(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
+
     def show(self, knobs: tuple[Knob, ...], params: KitchenParams, selected: int) -> None:
+        self._last = (knobs, params, selected)
         label = self.get_component_rich_style("param-bar--label")
         chosen = self.get_component_rich_style("param-bar--selected")
-        text = Text(no_wrap=False)
+        pieces = []
         for i, knob in enumerate(knobs):
-            if i:
-                text.append("  ")
-            # No-break spaces: a knob never wraps across lines at 80 columns.
-            value = f" {knob.label} {show_value(knob, current(params, knob.key))} ".replace(
-                " ", "\u00a0"
+            value = f"{knob.label} {show_value(knob, current(params, knob.key))}"
+            pieces.append(
+                Text(f"◀ {value} ▶", chosen) if i == selected else Text(f"  {value}  ", label)
             )
-            if i == selected:
-                text.append(f"◀{value}▶", chosen)
-            else:
-                text.append(value, label)
-        hint = "  ↑↓\u00a0pick\u00a0·\u00a0←→\u00a0change"
-        text.append(hint, self.get_component_rich_style("param-bar--hint"))
+        pieces.append(
+            Text("  ↑↓ pick · ←→ change", self.get_component_rich_style("param-bar--hint"))
+        )
+        # Wrapped here, between knobs: Rich would also break inside one ("pantry / 2,000/s").
+        width = max(20, self.size.width - 2)
+        text, line = Text(), 0
+        for piece in pieces:
+            if line and line + piece.cell_len > width:
+                text.append("\n")
+                line = 0
+            text.append_text(piece)
+            line += piece.cell_len
         self.update(text)
