@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The yardstick for gpu-tui's budgets: a bare Textual app with a header, a label and a 1 s timer."""
+"""The yardstick for gpu-tui's budgets: a bare Textual app (header, label, 1 s timer)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Lint, format and strict type checks run as tests, so the README's one test command covers them."""
+"""Lint, format and strict type checks as tests: the README's one test command runs them."""
 
 from __future__ import annotations
 

@@ -151,7 +151,7 @@ class BackendStatus:
     reason: str | None = None
     fix: str | None = None
     details: dict[str, str] = field(default_factory=dict)
-    """Backend-wide facts, e.g. ``{"driver_version": "570.86.15", "cuda_driver_version": "12.8"}``."""
+    """Backend-wide facts, e.g. ``{"driver_version": "570.86.15"}``."""
 
 
 @dataclass(frozen=True)
