@@ -128,11 +128,12 @@ class CatalogView(Widget):
     def watch_inventory(self) -> None:
         self.refill()
 
+    # A new order starts at its top: the ranking is the point, not the row the cursor was on.
     def watch_sort_index(self) -> None:
-        self.refill()
+        self.refill(to_top=True)
 
     def watch_descending(self) -> None:
-        self.refill()
+        self.refill(to_top=True)
 
     def watch_query_text(self) -> None:
         self.refill()
@@ -173,12 +174,13 @@ class CatalogView(Widget):
         if 0 <= event.cursor_row < len(self.rows):
             self.query_one("#guide-detail", Static).update(describe(self.rows[event.cursor_row]))
 
-    def refill(self) -> None:
+    def refill(self, *, to_top: bool = False) -> None:
         """Rebuild the table for the current hardware, filter and sort; keep the cursor's row."""
         if not self.is_mounted:
             return
         table = self.query_one("#guide-table", DataTable)
-        keep = self.rows[table.cursor_row].key if 0 <= table.cursor_row < len(self.rows) else None
+        at = table.cursor_row
+        keep = self.rows[at].key if not to_top and 0 <= at < len(self.rows) else None
         column = COLUMNS[self.sort_index]
         shown = filter_rows((*local_rows(self.inventory), *self.catalog), self.query_text)
         self.rows = sort_rows(shown, column, self.descending)
