@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from gpu_tui.ui.app import AppConfig, make_app
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
+BENCH_RUNS = "tests/ui/fixtures/bench/data"
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class Shot:
     keys: tuple[str, ...] = ()
     settle_seconds: float = 0.5
     demo: bool = True
+    data: str | None = None
+    """Bench: GPU_TUI_DATA_DIR for the shot, relative to the repository ("tmp": a new empty one)."""
 
 
 SHOTS = (
@@ -44,12 +49,20 @@ SHOTS = (
     Shot("guide-80x24", "guide", (80, 24), ("f", "7", "0", "B", "escape")),
     Shot("guide-160x48", "guide", (160, 48), ("b",)),
     Shot("guide-cost-80x24", "guide", (80, 24), ("o",)),
+    # Bench: a real quick CPU run a few seconds in, and a recorded run (tests/ui/fixtures).
+    Shot("bench-running-80x24", "bench", (80, 24), ("r",), settle_seconds=9, data="tmp"),
+    Shot("bench-results-80x24", "bench", (80, 24), ("down", "down"), data=BENCH_RUNS),
+    Shot("bench-crossover-80x24", "bench", (80, 24), ("p", "p"), data=BENCH_RUNS),
+    Shot("bench-160x48", "bench", (160, 48), ("down", "p"), data=BENCH_RUNS),
 )
 
 
 async def take(shot: Shot, png: bool, out: Path = OUT, real: bool = False) -> Path:
     """One shot; ``real`` uses this machine's hardware only (no --demo) and its host name."""
     demo = shot.demo and not real
+    if shot.data:
+        here = OUT.parent / shot.data
+        os.environ["GPU_TUI_DATA_DIR"] = tempfile.mkdtemp() if shot.data == "tmp" else str(here)
     app = make_app(AppConfig(demo=demo, pane=shot.pane, host=None if real else "gpu-tui-demo"))
     async with app.run_test(size=shot.size) as pilot:
         await pilot.pause(shot.settle_seconds)

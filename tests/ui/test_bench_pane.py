@@ -25,7 +25,7 @@ from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench_pane import BenchPane
 from tests.ui.conftest import fixed_inventory
 
-FIXTURES = Path(__file__).parent / "fixtures" / "bench"
+FIXTURES = Path(__file__).parent / "fixtures" / "bench" / "data" / "results"
 RECORDED = "bench-20261202T181839Z-quick.json"
 EARLIER = "bench-20261202T181152Z-quick.json"
 TINY = {
@@ -45,8 +45,8 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def with_recorded_runs(data_dir: Path) -> None:
     (data_dir / "results").mkdir(parents=True)
-    shutil.copy(FIXTURES / "cpu-quick.json", data_dir / "results" / RECORDED)
-    shutil.copy(FIXTURES / "cpu-quick-earlier.json", data_dir / "results" / EARLIER)
+    shutil.copy(FIXTURES / RECORDED, data_dir / "results" / RECORDED)
+    shutil.copy(FIXTURES / EARLIER, data_dir / "results" / EARLIER)
 
 
 def bench_app(**config: Any) -> GpuTuiApp:
@@ -272,7 +272,7 @@ def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def recorded_app(data_dir: Path) -> GpuTuiApp:
     """The pane showing a fixed, recorded CPU run (no live timing)."""
     (data_dir / "results").mkdir(parents=True)
-    shutil.copy(FIXTURES / "cpu-quick.json", data_dir / "results" / RECORDED)
+    shutil.copy(FIXTURES / RECORDED, data_dir / "results" / RECORDED)
     return bench_app()
 
 
