@@ -24,6 +24,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("specs", "Specs", "1", "gpu_tui.ui.specs_pane:SpecsPane"),
     PaneSpec("monitor", "Monitor", "2", "gpu_tui.ui.monitor_pane:MonitorPane"),
     PaneSpec("kitchen", "Kitchen", "3", "gpu_tui.ui.kitchen_pane:KitchenPane"),
+    PaneSpec("bench", "Bench", "4", "gpu_tui.ui.bench_pane:BenchPane"),
     PaneSpec("guide", "Guide", "5", "gpu_tui.ui.guide_pane:GuidePane"),
 )
 
