@@ -1,0 +1,195 @@
+"""Run it for real: each scenario's benchmark plan, and how its results read beside the model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.kitchen.real import (
+    BUDGET_SECONDS,
+    GEMM_SIZES,
+    MAX_NUMBERS,
+    numbers_to_add,
+    real_check,
+    real_plan,
+)
+from gpu_tui.core.kitchen.real_reading import (
+    MISSING,
+    NO_GPU,
+    PENDING,
+    model_line,
+    model_time,
+    read,
+    real_time,
+)
+from gpu_tui.core.kitchen.scenarios import SCENARIOS
+
+ONIONS = SCENARIOS["onions"].params
+
+
+def result(
+    benchmark: str, variant: str, seconds: float, device: str = "cpu", value: float = 0.0, **p: Any
+) -> BenchResult:
+    times = (seconds, seconds, seconds, 7)
+    return BenchResult(benchmark, variant, device, "fp64", p, *times, value, "", None)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "benchmarks"),
+    [
+        ("onions", ("reduction",)),
+        ("complex-recipe", ("launch", "crossover")),
+        ("pantry-bound", ("bandwidth",)),
+        ("slow-hallway", ("transfer",)),
+        ("scaling", ("transfer",)),
+    ],
+)
+def test_every_scenario_maps_to_a_benchmark_with_one_sentence_on_the_analogy(
+    scenario: str, benchmarks: tuple[str, ...]
+) -> None:
+    check = real_check(scenario, SCENARIOS[scenario].params)
+    assert check.benchmarks == benchmarks
+    assert check.analogy.startswith("Holds: ")
+    assert "; breaks: " in check.analogy
+    assert check.analogy.count(". ") == 0  # one sentence
+    assert check.without_gpu.startswith("No GPU here")
+    plan = real_plan(check)
+    assert [b["name"] for b in plan["benchmarks"]] == list(benchmarks)
+    assert plan["budget_seconds"] == BUDGET_SECONDS
+    assert plan["devices"] == ["all"]
+    assert plan["nice"] == 10
+
+
+def test_onions_add_up_one_number_per_onion_capped() -> None:
+    check = real_check("onions", ONIONS)
+    assert check.title.startswith("Add up 10,000 numbers:")
+    plan = real_plan(check, budget=0.02, devices=["cpu"])
+    (spec,) = plan["benchmarks"]
+    assert spec["cpu"]["n"] == spec["gpu"]["n"] == 10_000
+    assert plan["devices"] == ["cpu"]
+    assert plan["budget_seconds"] == 0.02
+    many = ONIONS.replace({"tasks": 10**8})
+    assert numbers_to_add(many) == MAX_NUMBERS
+    assert "(capped)" in real_check("onions", many).title
+    assert numbers_to_add(ONIONS.replace({"tasks": 3})) == 3
+
+
+def test_complex_recipe_sweeps_gemm_from_cpu_sized_to_gpu_sized() -> None:
+    plan = real_plan(real_check("complex-recipe", SCENARIOS["complex-recipe"].params))
+    crossover = plan["benchmarks"][1]
+    assert crossover["cpu"]["sizes"] == crossover["gpu"]["sizes"] == list(GEMM_SIZES)
+
+
+def test_onions_pending_then_measured_beside_the_model() -> None:
+    check = real_check("onions", ONIONS)
+    pending = read(check, ONIONS, [])
+    assert pending.header == ("", "model", "measured")
+    assert pending.rows[0] == ("chef: Python loop, one at a time", "20,000 s (5.56 h)", PENDING)
+    assert pending.rows[2][1:] == ("20 s", PENDING)
+    assert pending.rows[-1] == ("speed-up: loop ÷ vectorised", "1,000×", PENDING)
+    assert pending.measured == ""
+    results = [
+        result("reduction", "python-loop", 200e-6, n=10_000),
+        result("reduction", "builtin-sum", 40e-6, n=10_000),
+        result("reduction", "torch-sum", 4e-6, n=10_000),
+        result("reduction", "numpy-sum", 2e-6, n=10_000),  # the faster vectorised one counts
+    ]
+    done = read(check, ONIONS, results, finished=True, no_gpu=True)
+    cells = {row[0]: row[1:] for row in done.rows}
+    assert cells["chef: Python loop, one at a time"] == ("20,000 s (5.56 h)", "200 µs")
+    assert cells["chef in C: built-in sum()"] == ("", "40 µs")
+    assert cells["brigade: vectorised, CPU cores"] == ("20 s", "2 µs")
+    assert cells["GPU, data already on it"] == ("", NO_GPU)
+    assert cells["speed-up: loop ÷ vectorised"] == ("1,000×", "100×")
+    assert done.measured == "This machine: vectorised 100× faster than the Python loop"
+
+
+def test_onions_with_a_gpu_says_whether_it_beat_the_cpu() -> None:
+    results = [
+        result("reduction", "python-loop", 200e-6),
+        result("reduction", "torch-sum", 4e-6),
+        result("reduction", "gpu-resident", 9e-6, device="cuda:0"),
+        result("reduction", "gpu-end-to-end", 30e-6, device="cuda:0"),
+    ]
+    done = read(real_check("onions", ONIONS), ONIONS, results, finished=True)
+    cells = {row[0]: row[2] for row in done.rows}
+    assert cells["GPU, data already on it"] == "9 µs"
+    assert cells["GPU end to end (copy, .item())"] == "30 µs"
+    assert cells["chef in C: built-in sum()"] == MISSING  # finished without it
+    assert done.measured.endswith("; GPU end to end 30 µs, slower than this CPU")
+
+
+def test_complex_recipe_finds_the_crossover() -> None:
+    params = SCENARIOS["complex-recipe"].params
+    check = real_check("complex-recipe", params)
+    cpu_only = [result("crossover", "cpu-torch", 2e-6, n=16), result("launch", "dispatch", 1e-6)]
+    reading = read(check, params, cpu_only, finished=True, no_gpu=True)
+    assert reading.rows[0] == ("one tiny op (+1)", "1 µs", NO_GPU, NO_GPU)
+    assert reading.rows[1] == ("GEMM n=16", "2 µs", NO_GPU, NO_GPU)
+    assert reading.model == "Model: chef 4.82× faster (chef 31.7 min · brigade 2.54 h)"
+    assert reading.measured.startswith("This CPU: GEMM n=16 in 2 µs, under a GPU's ~10 µs")
+    both = [
+        *(result("crossover", "cpu-torch", 1e-9 * n**2, n=n) for n in GEMM_SIZES),
+        *(result("crossover", "gpu-resident", 10e-6, "cuda:0", n=n) for n in GEMM_SIZES),
+        *(result("crossover", "gpu-end-to-end", 1.0, "cuda:0", n=n) for n in GEMM_SIZES),
+    ]
+    reading = read(check, params, both, finished=True)
+    assert reading.rows[3] == ("GEMM n=256", "65.5 µs", "10 µs", "1 s")
+    assert reading.measured == (
+        "This machine: the GPU wins from n=256 with the data on it (never end to end)"
+    )
+
+
+def test_pantry_bound_compares_memory_bandwidth() -> None:
+    params = SCENARIOS["pantry-bound"].params
+    check = real_check("pantry-bound", params)
+    cpu = [result("bandwidth", "triad", 0.01, value=12.0, array_bytes=1 << 27)]
+    reading = read(check, params, cpu, finished=True, no_gpu=True)
+    assert reading.rows == (("copy", MISSING, NO_GPU), ("triad", "12.0 GB/s", NO_GPU))
+    assert reading.model.endswith("; pantry ratio 6.67×")
+    assert reading.measured.startswith("This CPU's pantry: 12.0 GB/s (triad)")
+    gpu = [*cpu, result("bandwidth", "triad", 0.001, device="cuda:0", value=3000.0)]
+    reading = read(check, params, gpu, finished=True)
+    assert reading.measured.startswith("This machine: the GPU's pantry is 250× this CPU's")
+
+
+def test_hallways_read_latency_and_rate_from_copies() -> None:
+    params = SCENARIOS["slow-hallway"].params
+    check = real_check("slow-hallway", params)
+    assert model_line(params) == (
+        "Model: 2 kitchens run at 0.66× the speed of one; one kitchen is best"
+    )
+    assert read(check, params, [], finished=True, no_gpu=True).rows[0] == (
+        "4 KiB",
+        NO_GPU,
+        NO_GPU,
+    )
+    copies = [
+        result("transfer", "h2d-pinned", 10e-6, "cuda:0", 0.41, bytes=4096),
+        result("transfer", "h2d-pinned", 0.01, "cuda:0", 26.8, bytes=256 << 20),
+    ]
+    reading = read(check, params, copies, finished=True)
+    assert reading.rows[0] == ("4 KiB", "10 µs · 0.41 GB/s", MISSING)
+    assert reading.measured == "This machine's PCIe: α ≈ 10 µs per copy, β ≈ 26.8 GB/s"
+    scaling = SCENARIOS["scaling"].params
+    assert (
+        model_line(scaling)
+        == "Model: 32 kitchens run at 1.85× the speed of one; 8 are best (3.77×)"
+    )
+
+
+def test_time_formats() -> None:
+    assert [real_time(s) for s in (1.25, 0.0171, 2.87e-6, 5e-9)] == [
+        "1.25 s",
+        "17.1 ms",
+        "2.87 µs",
+        "5 ns",
+    ]
+    assert [model_time(s) for s in (20.0, 1900.0, 20_000.0, 200_000.0)] == [
+        "20 s",
+        "31.7 min",
+        "5.56 h",
+        "2.31 d",
+    ]
