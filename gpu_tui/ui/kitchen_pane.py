@@ -21,10 +21,12 @@ from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.kitchen.knobs import current, knobs_for, step
+from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen.param_bar import ParamBar
 from gpu_tui.ui.kitchen.playback import Playback, make_schedule
 from gpu_tui.ui.kitchen.race_view import RaceView
 from gpu_tui.ui.kitchen.result import ratio_text, result_ratio, result_text
+from gpu_tui.ui.kitchen.top_line import top_line
 from gpu_tui.ui.pane import Pane
 
 if TYPE_CHECKING:
@@ -56,6 +58,8 @@ class KitchenPane(Pane, can_focus=True):
         Binding("plus,equals_sign", "speed(True)", "Faster", show=False),
         Binding("minus", "speed(False)", "Slower", show=False),
         Binding("g", "toggle_plots", "Plots"),
+        Binding("m", "measure", "Measure for real"),
+        Binding("escape", "close_measure", "Stop / close the measurement", show=False),
     ]
 
     def __init__(
@@ -85,6 +89,7 @@ class KitchenPane(Pane, can_focus=True):
         yield Static(id="kitchen-story")
         with Vertical(id="kitchen-body"):
             yield RaceView(id="race")
+            yield MeasurePanel(id="measure-panel")
         with Horizontal(id="kitchen-result"):
             yield Digits("", id="result-digits")
             yield Static(id="result-text")
@@ -92,6 +97,7 @@ class KitchenPane(Pane, can_focus=True):
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(1 / FPS, self.frame, pause=True)
+        self.query_one(MeasurePanel).python = self.config.bench_python
         self.load(self.scenario)
 
     # -- state changes ----------------------------------------------------------------------
@@ -103,6 +109,8 @@ class KitchenPane(Pane, can_focus=True):
             self.knobs = knobs_for(scenario)
             self.selected = min(self.selected, len(self.knobs) - 1)
         self.query_one(RaceView).load(scenario, self.params)
+        if not self.query_one(MeasurePanel).follow(scenario.name, self.params):
+            self.remove_class("-measure")
         chef, brigade = model.chef_seconds(self.params), model.brigade_seconds(self.params)
         self.playback.reset(make_schedule(float(chef), float(brigade)))
         self._finished_at = None
@@ -173,39 +181,19 @@ class KitchenPane(Pane, can_focus=True):
         t = self.playback.t
         self.query_one(RaceView).show(t)
         self.set_class(self.playback.finished, "-finished")
-        top = self._top_line()
+        top = top_line(self.scenario, self.playback, autoplay=self.autoplay)
         if top != self._top:
             self._top = top
             self.query_one("#kitchen-top", Static).update(top, layout=False)  # fixed height
-        story = self.scenario.caption
-        if self.playback.finished:
-            story = f"In real life: {self.scenario.in_real_life}"
+        finished, scenario = self.playback.finished, self.scenario
+        story = f"In real life: {scenario.in_real_life}" if finished else scenario.caption
         story_widget = self.query_one("#kitchen-story", Static)
         if story_widget.content != story:
             story_widget.update(story)
 
-    def _top_line(self) -> Text:
-        names = list(SCENARIOS)
-        pb = self.playback
-        state = "■ finished" if pb.finished else "▶ playing" if pb.playing else "❚❚ paused"
-        rate = pb.schedule.rate(pb.t) * pb.speed
-        text = Text.assemble(
-            (f" {self.scenario.name} ", "reverse bold"),
-            f" {self.scenario.title}  ",
-            (f"{names.index(self.scenario.name) + 1}/{len(names)}", "dim"),
-            "   ",
-            (state, "bold"),
-            f"  ×{pb.speed:g}  1 s = {ratio_text(rate, '')} model s",
-        )
-        if pb.schedule.fast_forward > 1 and pb.t >= pb.schedule.split and not pb.finished:
-            text.append(f"  »» fast-forward ×{pb.schedule.fast_forward:,.0f}", "bold")
-        if self.autoplay:
-            text.append("   AUTOPLAY · any key stops", "bold reverse")
-        return text
-
     def _show_result(self) -> None:
-        ratio = result_ratio(self.params)[1]
-        self.query_one("#result-digits", Digits).update(ratio_text(ratio, "x"))
+        ratio = ratio_text(result_ratio(self.params)[1], "x")
+        self.query_one("#result-digits", Digits).update(ratio)
         self.query_one("#result-text", Static).update(result_text(self.params))
 
     # -- plots (textual-plotext is imported only when a plot is first shown) -----------------
@@ -292,3 +280,17 @@ class KitchenPane(Pane, can_focus=True):
         if self.plots is None:
             self._load_plots()
         self._refresh_plots()
+
+    # -- run it for real (the panel owns the worker; the pane shows, hides and forwards keys) --
+
+    def action_measure(self) -> None:
+        """Measure this scenario on this machine; pressed while measuring, stop."""
+        self.add_class("-measure")
+        self.query_one(MeasurePanel).toggle(self.scenario.name, self.params)
+
+    def action_close_measure(self) -> None:
+        self.set_class(self.query_one(MeasurePanel).escape(), "-measure")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Esc belongs to the measurement only while it is open; otherwise the app gets it
+        return self.has_class("-measure") if action == "close_measure" else True

@@ -1,0 +1,233 @@
+"""Run it for real: the bench worker measures this machine; the panel sets it beside the model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from gpu_tui.core.bench import BenchRunner
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.kitchen.params import KitchenParams
+from gpu_tui.core.kitchen.real import BUDGET_SECONDS, RealCheck, real_check, real_plan
+from gpu_tui.core.kitchen.real_reading import read
+
+HINT = "m: measure again · Esc: close"
+
+
+class Runner(Protocol):
+    """What the panel needs of a :class:`BenchRunner` (tests pass a recorded one)."""
+
+    def start(self) -> None: ...
+    def messages(self) -> Any: ...
+    def cancel(self) -> None: ...
+    def kill(self, why: str = "cancel") -> None: ...
+
+
+def bench_runner(plan: dict[str, Any], python: str | None) -> Runner:
+    return BenchRunner(plan, python=python, save=False)
+
+
+@dataclass(frozen=True)
+class StartFailed:
+    """``--bench-python`` is missing or broken: the worker never started."""
+
+    message: str
+
+
+class MeasurePanel(VerticalScroll, can_focus=False):
+    """Attributes down: the pane calls ``start``, ``stop`` and ``set_params``; the thread worker
+    posts each bench message to this panel, which redraws from the core's reading of it."""
+
+    COMPONENT_CLASSES = {  # noqa: RUF012 — Textual API
+        "measure-panel--title",
+        "measure-panel--measured",
+        "measure-panel--error",
+        "measure-panel--note",
+    }
+
+    @dataclass
+    class Update(Message):
+        event: m.Message | StartFailed
+        run: int
+        """Which run it belongs to: a stopped run's last messages must not land in the next."""
+
+        def can_replace(self, message: Message) -> bool:  # heartbeats: the latest wins
+            return (
+                isinstance(message, MeasurePanel.Update)
+                and isinstance(self.event, m.Heartbeat)
+                and isinstance(message.event, m.Heartbeat)
+            )
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.budget = BUDGET_SECONDS
+        self.devices: list[str] | None = None
+        self.python: str | None = None
+        self.make_runner: Callable[[dict[str, Any], str | None], Runner] = bench_runner
+        self.runner: Runner | None = None
+        self.check: RealCheck | None = None
+        self.params: KitchenParams | None = None
+        self.results: list[BenchResult] = []
+        self.status = ""
+        self.problems: list[str] = []
+        self.warning = ""
+        self.no_gpu = False
+        self.finished = False
+        self.run = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="measure-body")
+
+    @property
+    def running(self) -> bool:
+        return self.runner is not None
+
+    # --- attributes down ---------------------------------------------------------------------
+    def start(self, scenario: str, params: KitchenParams) -> None:
+        """Measure what ``scenario`` stands for, afresh (any run going on is stopped first)."""
+        self.stop()
+        self.check, self.params = real_check(scenario, params), params
+        self.results, self.problems, self.warning = [], [], ""
+        self.no_gpu = self.finished = False
+        self.status = "loading PyTorch… (a few seconds, in the benchmark worker)"
+        plan = real_plan(self.check, budget=self.budget, devices=self.devices)
+        self.runner = self.make_runner(plan, self.python)
+        self.run += 1
+        self._drive(self.runner, self.run)
+        self.draw()
+
+    def toggle(self, scenario: str, params: KitchenParams) -> None:
+        """The measure key: stop a run going on, otherwise start one."""
+        if self.running:
+            self.stop()
+        else:
+            self.start(scenario, params)
+
+    def escape(self) -> bool:
+        """Esc: stop a run going on (the panel stays), else close. True while it stays open."""
+        if self.running:
+            self.stop()
+            return True
+        return False
+
+    def stop(self) -> None:
+        """Stop a run; what was measured stays on screen (the runner kills it after 1 s)."""
+        if self.runner is not None:
+            self.runner.cancel()
+            self.status = "stopping…"
+            self.draw()
+        self.workers.cancel_group(self, "kitchen-measure")
+
+    def follow(self, scenario: str, params: KitchenParams) -> bool:
+        """The pane loaded ``params``: the same scenario keeps the measurement and the model
+        column follows the knobs; another scenario drops it. False when nothing is left."""
+        if self.check is None:
+            return False
+        if self.check.scenario != scenario:
+            self.stop()
+            self.check = None
+            return False
+        self.params = params
+        self.draw()
+        return True
+
+    def on_unmount(self) -> None:
+        if self.runner is not None:  # the app is closing: never leave a worker process behind
+            self.runner.cancel()
+            self.runner.kill()
+
+    # --- the thread worker ---------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="kitchen-measure", exit_on_error=False)
+    def _drive(self, runner: Runner, run: int) -> None:
+        worker = get_current_worker()
+        try:
+            runner.start()  # checks --bench-python in a subprocess: never on the event loop
+        except (UsageError, OSError) as error:
+            self.post_message(self.Update(StartFailed(str(error)), run))
+            return
+        for event in runner.messages():
+            if worker.is_cancelled:
+                runner.cancel()  # keep reading: Finished arrives once the process is gone
+            self.post_message(self.Update(event, run))
+
+    def on_measure_panel_update(self, message: Update) -> None:
+        event = message.event
+        if message.run != self.run:
+            return
+        if isinstance(event, StartFailed):
+            self.problems.append(
+                f"{event.message}. Point --bench-python at a Python with PyTorch, or "
+                "pip install 'gpu-tui[torch]' here."
+            )
+            self._done("could not start the benchmark worker")
+        elif isinstance(event, m.ResultReady):
+            self.results.append(event.result)
+        elif isinstance(event, m.Skipped):
+            self.no_gpu = self.no_gpu or event.device == "gpu"
+        elif isinstance(event, m.BenchError):
+            self.problems.append(event.message)
+        elif isinstance(event, m.Status):
+            if event.message.startswith("warning:"):
+                # the first clause is the news; the rest says each row records it
+                self.warning = event.message.removeprefix("warning: ").split(" (")[0]
+            else:
+                self.status = event.message.replace("(a few seconds)", "…")
+        elif isinstance(event, m.Progress):
+            self.status = f"measuring {event.benchmark} on {event.device} …"
+        elif isinstance(event, m.Heartbeat):
+            filled = round(8 * min(1.0, max(0.0, event.fraction)))
+            self.status = f"measuring {event.label}  {'▰' * filled}{'▱' * (8 - filled)}"
+        elif isinstance(event, m.Finished):
+            words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
+            count = len(self.results)
+            self._done(f"{words[event.status]}: {count} result{'s' * (count != 1)}")
+        self.draw()
+
+    def _done(self, status: str) -> None:
+        self.runner, self.finished, self.status = None, True, f"{status} · {HINT}"
+
+    # --- drawing -------------------------------------------------------------------------------
+    def draw(self) -> None:
+        if self.check is None or self.params is None:
+            return
+        style = self.get_component_rich_style
+        reading = read(
+            self.check, self.params, self.results, finished=self.finished, no_gpu=self.no_gpu
+        )
+        table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold underline")
+        for i, name in enumerate(reading.header):
+            table.add_column(name, justify="left" if i == 0 else "right", no_wrap=i > 0)
+        for row in reading.rows:
+            table.add_row(*row)
+        parts: list[Any] = [
+            Text.assemble(
+                (" RUN IT FOR REAL ", style("measure-panel--title")), f" {self.check.title}"
+            ),
+            Text(self.status, style("measure-panel--note")),
+            table,
+        ]
+        if reading.model:
+            parts.append(Text(reading.model))
+        measured = reading.measured or ("" if self.finished else "This machine: …")
+        if measured:
+            parts.append(Text(measured, style("measure-panel--measured")))
+        parts += [Text(p, style("measure-panel--error")) for p in self.problems]
+        if self.warning:
+            parts.append(Text(f"Note: {self.warning}", style("measure-panel--note")))
+        if self.no_gpu:
+            parts.append(Text(self.check.without_gpu, style("measure-panel--note")))
+        parts.append(Text(self.check.analogy, style("measure-panel--note")))
+        self.query_one("#measure-body", Static).update(Group(*parts))

@@ -1,0 +1,156 @@
+"""The Kitchen's "run it for real" key with the real bench worker: rows, missing torch, cancel."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from gpu_tui.core.bench import BenchRunner
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
+from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests.ui.conftest import fixed_inventory
+
+
+def panel_text(app: GpuTuiApp) -> str:
+    """What the panel shows, as plain text (its Static holds a Rich group)."""
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(app.query_one("#measure-body", Static).content)
+    return console.export_text()
+
+
+def quick(app: GpuTuiApp) -> MeasurePanel:
+    """A short, CPU-only run: the test machine may have a GPU, and the suite must stay fast."""
+    panel = app.query_one(MeasurePanel)
+    panel.budget, panel.devices = 0.02, ["cpu"]
+    return panel
+
+
+async def wait_until(pilot: Pilot[None], done: Callable[[], bool], limit: float = 25) -> None:
+    end = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+def kitchen_app(bench_python: str | None = None) -> GpuTuiApp:
+    inventory = fixed_inventory(demo=False)
+    return make_app(
+        AppConfig(pane="kitchen", discover=lambda: inventory, host="t", bench_python=bench_python)
+    )
+
+
+def measure_workers(app: GpuTuiApp) -> list[object]:
+    return [w for w in app.workers if w.group == "kitchen-measure" and not w.is_finished]
+
+
+async def test_m_measures_the_onions_beside_the_model() -> None:
+    app = kitchen_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        pane = app.query_one(KitchenPane)
+        assert pane.has_class("-measure")
+        assert not app.query_one("#race").display  # the panel takes the race's rows
+        assert "loading PyTorch" in panel_text(app)
+        await wait_until(pilot, lambda: panel.finished)
+        shown = panel_text(app)
+        assert "measured: 3 results" in shown or "measured: 4 results" in shown  # numpy optional
+        for row in ("chef: Python loop, one at a time", "brigade: vectorised, CPU cores"):
+            line = next(x for x in shown.splitlines() if x.startswith(row))
+            assert " s" in line  # the model's time
+            assert "µs" in line or "ms" in line  # the measured one beside it
+        assert "This machine: vectorised" in shown
+        assert "Holds: " in shown
+        assert not measure_workers(app)
+        await pilot.press("escape")
+        assert not pane.has_class("-measure")
+        assert app.query_one("#race").display
+
+
+async def test_a_python_without_torch_says_how_to_get_it(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path)], check=True)
+    python = tmp_path / "bin" / "python"
+    probe = subprocess.run([python, "-c", "import torch"], capture_output=True, check=False)
+    assert probe.returncode != 0, "the bare venv must lack torch"
+    app = kitchen_app(str(python))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        shown = " ".join(panel_text(app).split())
+        assert "PyTorch is not installed" in shown
+        assert "pip install 'gpu-tui[torch]'" in shown
+        assert "--bench-python" in shown
+        assert "failed: 0 results" in shown
+
+
+async def test_a_missing_bench_python_is_one_clear_line(tmp_path: Path) -> None:
+    app = kitchen_app(str(tmp_path / "nothing-here"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        shown = " ".join(panel_text(app).split())
+        assert "no executable file there" in shown
+        assert "pip install 'gpu-tui[torch]'" in shown
+
+
+@pytest.mark.parametrize("key", ["m", "escape"])
+async def test_the_same_key_or_esc_stops_the_run(key: str) -> None:
+    app = kitchen_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        runner = panel.runner
+        assert isinstance(runner, BenchRunner)
+        assert measure_workers(app)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: panel.finished, limit=10)
+        assert "stopped" in panel_text(app)
+        await wait_until(pilot, lambda: not measure_workers(app), limit=5)
+        assert not runner.running
+        assert app.query_one(KitchenPane).has_class("-measure")  # the numbers stay up
+
+
+async def test_leaving_the_app_stops_the_worker_process() -> None:
+    app = kitchen_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        runner = panel.runner
+    assert isinstance(runner, BenchRunner)
+    end = time.monotonic() + 5
+    while runner.running and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not runner.running
+
+
+async def test_another_scenario_closes_the_panel_and_knobs_move_the_model() -> None:
+    app = kitchen_app("/nonexistent/python")  # fails at once: no worker needed here
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        await pilot.press("right")  # cooks 10,000 → 20,000: the model column follows
+        assert panel.params is not None
+        assert panel.params.cooks == 20_000
+        assert app.query_one(KitchenPane).has_class("-measure")
+        await pilot.press("s")
+        assert not app.query_one(KitchenPane).has_class("-measure")
+        assert panel.check is None
