@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from typing import ClassVar
@@ -10,7 +9,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container
+from textual.containers import Container, VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
@@ -21,7 +20,7 @@ from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessTable, process_rows
-from gpu_tui.ui.monitor.sources import Sources, open_sources
+from gpu_tui.ui.monitor.sources import Sources, open_sources, stop_in_background
 from gpu_tui.ui.pane import Pane
 
 MIN_REDRAW_SECONDS = 0.25
@@ -35,7 +34,7 @@ def card_mode(gpus: int, wide: bool) -> str:
     """How much each GPU card shows: full cards when they fit, one line each when many."""
     if wide:
         return "full" if gpus <= 4 else "compact"
-    return "compact" if gpus <= 2 else "line"
+    return "full" if gpus == 1 else "compact" if gpus == 2 else "line"
 
 
 def interval_text(seconds: float) -> str:
@@ -87,13 +86,15 @@ class MonitorPane(Pane, can_focus=True):
         self._flush_pending = False
         self._closing = False
         self._error = ""
+        self._texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("Starting the sampler…", id="monitor-status")
         with Container(id="monitor-body"):
             yield HostPanel(id="monitor-host")
             yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
-        yield ProcessTable(id="monitor-procs")
+        with VerticalScroll(id="monitor-procs"):
+            yield ProcessTable()
         yield Static(id="monitor-proc-note")
 
     def on_mount(self) -> None:
@@ -102,8 +103,8 @@ class MonitorPane(Pane, can_focus=True):
         self._update_sort_title()
 
     def focus(self, scroll_visible: bool = True) -> MonitorPane:
-        # The process table takes the arrow keys; the pane's own keys still reach us from it.
-        self.query_one(ProcessTable).focus(scroll_visible)
+        # The process list scrolls with the arrow keys; the pane's own keys still reach us.
+        self.query_one("#monitor-procs").focus(scroll_visible)
         return self
 
     # ---- sampler life cycle -------------------------------------------------------------
@@ -138,7 +139,7 @@ class MonitorPane(Pane, can_focus=True):
     def on_monitor_pane_opened(self, message: Opened) -> None:
         sampler, self.sources = message.sampler, message.sources
         if self._closing:
-            self._shut(sampler, message.sources)
+            stop_in_background(sampler, message.sources)
             return
         self.sampler = sampler
         sampler.set_interval(self.interval)  # keys may have changed it while NVML opened
@@ -163,19 +164,7 @@ class MonitorPane(Pane, can_focus=True):
     def on_unmount(self) -> None:
         self._closing = True
         if self.sampler is not None and self.sources is not None:
-            self._shut(self.sampler, self.sources)
-
-    @staticmethod
-    def _shut(sampler: Sampler, sources: Sources) -> None:
-        """Stop sampling off the event loop: joining the thread and NVML shutdown can block."""
-        sampler.on_tick = None
-
-        def stop() -> None:
-            sampler.stop(timeout=1.0)
-            if sources.session is not None and sampler.hung_devices == 0:
-                sources.session.close()  # a shutdown racing a hung call could hang too
-
-        threading.Thread(target=stop, name="gpu-tui-monitor-stop", daemon=True).start()
+            stop_in_background(self.sampler, self.sources)
 
     # ---- drawing ------------------------------------------------------------------------
     def on_monitor_pane_ticked(self, message: Ticked) -> None:
@@ -220,15 +209,26 @@ class MonitorPane(Pane, can_focus=True):
             card.show(sample.gpus[card.slot], gpu_history, name, mig)
         rows, notes = process_rows(sample.gpus, self.sort)
         self.query_one(ProcessTable).show(rows)
-        note = self.query_one("#monitor-proc-note", Static)
-        if not rows and not notes:
-            notes = ["No GPU processes." if sample.gpus else ""]
-        note.update("\n".join(notes))
-        note.display = bool(notes[0]) if notes else False
+        if not rows and not notes and sample.gpus:
+            notes = ["No GPU processes."]
+        self._set_text("#monitor-proc-note", "\n".join(notes))
         self._show_status()
 
+    def _set_text(self, selector: str, text: str) -> None:
+        """Update a Static only when its text changes: each update costs a screen layout."""
+        widget = self.query_one(selector, Static)
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            widget.update(text)
+            widget.display = bool(text)
+
     def watch_inventory(self, inventory: Inventory | None) -> None:
-        if inventory is not None and self._latest is not None and self.active:
+        if inventory is None:
+            return
+        host = self.query_one(HostPanel)
+        if host.sample is None:  # name the CPU before the first tick has anything to show
+            host.border_title = inventory.cpu.model
+        if self._latest is not None and self.active:
             self.redraw()
 
     def on_resize(self) -> None:
@@ -242,6 +242,7 @@ class MonitorPane(Pane, can_focus=True):
         mode = card_mode(len(cards), wide)
         gpus = self.query_one("#monitor-gpus")
         gpus.set_class(mode == "full" and len(cards) > 1, "-grid")
+        gpus.set_class(len(cards) == 1, "-single")
         # Few GPUs on a big screen: the cards share the height and draw history in the rest.
         fill = wide and mode == "full"
         gpus.set_class(fill, "-fill")
@@ -254,19 +255,17 @@ class MonitorPane(Pane, can_focus=True):
         sampler = self.sampler
         state = "❚❚ PAUSED" if self.paused else "● live"
         parts = [f"{state} · every {interval_text(self.interval)}"]
-        if sampler is not None and sampler.ticks:
-            parts.append(f"tick {sampler.last_tick_seconds * 1000:.1f} ms")
-            if sampler.hung_devices:
-                parts.append(f"{sampler.hung_devices} GPU(s) not answering")
+        # Nothing that changes every tick (like the tick's duration): that would re-lay the screen.
+        if sampler is not None and sampler.hung_devices:
+            parts.append(f"{sampler.hung_devices} GPU(s) not answering: last readings shown")
         if self._error:
             parts.append(f"error: {self._error}")
-        status = self.query_one("#monitor-status", Static)
-        status.update("  ·  ".join(parts))
-        status.set_class(self.paused, "-paused")
+        self._set_text("#monitor-status", "  ·  ".join(parts))
+        self.query_one("#monitor-status").set_class(self.paused, "-paused")
 
     def _update_sort_title(self) -> None:
         self.query_one(
-            ProcessTable
+            "#monitor-procs"
         ).border_title = f"GPU processes · sorted by {SORT_TITLES[self.sort]} (s)"
 
     # ---- keys ---------------------------------------------------------------------------

@@ -15,13 +15,13 @@ from gpu_tui.ui.monitor.draw import (
     bar,
     fraction,
     gib,
-    graph_block,
     known_float,
     number,
     rate,
     spark,
 )
 from gpu_tui.ui.monitor.gpu_text import (
+    history_graphs,
     links_text,
     readings,
     short_name,
@@ -60,6 +60,8 @@ class GpuCard(Widget):
         self.device_name = f"GPU {slot}"
         self.mig: tuple[str, ...] = ()
         self.mode = mode
+        self._style_memo: dict[str, Style] = {}
+        self._shown: Text | None = None
 
     def set_mode(self, mode: str) -> None:
         for name in MODES:
@@ -78,9 +80,13 @@ class GpuCard(Widget):
         self.set_class(gpu.simulated, "-simulated")
         full = self.mode == "full"  # the other modes say it all inside, on their first row
         badge = " · SIMULATED" if gpu.simulated else ""
-        self.border_title = f"GPU {self.slot} · {self.device_name}{badge}" if full else None
-        self.border_subtitle = state_words(gpu) if full else None
-        self.refresh()
+        state = f" · {state_words(gpu)}" if gpu.lost or gpu.stale else ""
+        self.border_title = f"GPU {self.slot} · {self.device_name}{badge}{state}" if full else None
+        # An idle GPU reads the same tick after tick: skip the repaint when nothing moved.
+        text = self._build()
+        if text != self._shown:
+            self._shown = text
+            self.refresh()
 
     @property
     def state(self) -> str:
@@ -91,6 +97,10 @@ class GpuCard(Widget):
         return "LOST" if gpu.lost else "STALE" if gpu.stale else "live"
 
     def render(self) -> Text:
+        return self._build()
+
+    def _build(self) -> Text:
+        self._style_memo.clear()  # looked up afresh each time: the theme or classes may change
         gpu = self.gpu
         if gpu is None:
             return Text(f"GPU {self.slot}: waiting for the first reading…", style=self._s("dim"))
@@ -105,7 +115,11 @@ class GpuCard(Widget):
 
     # ---- pieces -------------------------------------------------------------------------
     def _s(self, part: str) -> Style:
-        return self.get_component_rich_style(f"gpu-card--{part}")
+        # Each lookup resolves CSS (~0.3 ms); a card asks for the same few dozens of times.
+        style = self._style_memo.get(part)
+        if style is None:
+            style = self._style_memo[part] = self.get_component_rich_style(f"gpu-card--{part}")
+        return style
 
     def _heading(self, gpu: GpuSample) -> Text:
         head = Text(f"{self.slot} ", style=self._s("label"))
@@ -278,23 +292,8 @@ class GpuCard(Widget):
             rows.append(Text("MIG  " + ", ".join(self.mig), style=self._s("dim")))
         for line in rows:
             line.truncate(width, overflow="ellipsis")
-        return self._graphs(width, self.size.height - len(rows)) + rows
-
-    def _graphs(self, width: int, spare: int) -> list[Text]:
-        """Rows a card has to spare (few GPUs, big screen) become utilisation and power history."""
-        if not self.has_class("-fill") or spare < 4 or self.history is None:
-            return []
-        history = self.history
-        util_rows = spare - 1 if spare < 8 else (spare - 2) * 2 // 3
-        power = history.power_watts
-        top = f"{power.high:.0f}" if power.high else "?"
-        busy = "GPU busy, %"
-        if self.gpu is not None and isinstance(self.gpu.utilization_percent, Unknown):
-            busy += f" — not reported: {self.gpu.utilization_percent.reason}"
-        parts = [(busy, history.utilization_percent, util_rows, ("100", "50", "0"))]
-        if spare >= 8:
-            parts.append((f"power, W of {top}", power, spare - 2 - util_rows, (top, "", "0")))
-        lines: list[Text] = []
-        for caption, series, rows, labels in parts:
-            lines.extend(graph_block(caption, series, width, rows, labels, self._s))
-        return lines
+        return (
+            history_graphs(self.history, gpu, width, self.size.height - len(rows), self._s)
+            if self.has_class("-fill") and self.history is not None
+            else []
+        ) + rows

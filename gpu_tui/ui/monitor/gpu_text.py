@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.style import Style
+from rich.text import Text
+
 from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.history import GpuHistory
 from gpu_tui.core.samples import GpuSample
-from gpu_tui.ui.monitor.draw import gib, number, rate
+from gpu_tui.ui.monitor.draw import gib, graph_block, number, rate
 
 
 def short_name(name: str) -> str:
@@ -44,7 +50,28 @@ def links_text(gpu: GpuSample) -> str:
 
 
 def state_words(gpu: GpuSample) -> str:
-    """What a card's frame says when the reading is not live (empty when it is)."""
+    """What a card's title says when the reading is not live (empty when it is)."""
     if gpu.lost:
         return "LOST"
-    return "STALE — the driver has not answered; last values shown" if gpu.stale else ""
+    return "STALE: the driver is not answering, last values shown" if gpu.stale else ""
+
+
+def history_graphs(
+    history: GpuHistory, gpu: GpuSample, width: int, spare: int, style: Callable[[str], Style]
+) -> list[Text]:
+    """Rows a card has to spare (few GPUs, big screen) become utilisation and power history."""
+    if spare < 4:
+        return []
+    util_rows = spare - 1 if spare < 8 else (spare - 2) * 2 // 3
+    power = history.power_watts
+    top = f"{power.high:.0f}" if power.high else "?"
+    busy = "GPU busy, %"
+    if isinstance(gpu.utilization_percent, Unknown):
+        busy += f" — not reported: {gpu.utilization_percent.reason}"
+    lines = graph_block(
+        busy, history.utilization_percent, width, util_rows, ("100", "50", "0"), style
+    )
+    if spare >= 8:
+        rows = spare - 2 - util_rows
+        lines += graph_block(f"power, W of {top}", power, width, rows, (top, "", "0"), style)
+    return lines

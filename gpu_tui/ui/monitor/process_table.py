@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
-from textual.coordinate import Coordinate
-from textual.widgets import DataTable
+from textual.geometry import Size
+from textual.widget import Widget
 
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.fields import Unknown
@@ -16,6 +17,7 @@ from gpu_tui.ui.monitor.draw import bytes_short
 SORT_KEYS = ("vram", "sm", "pid", "gpu")
 """What ``s`` cycles through; the first is the default (the biggest VRAM user on top)."""
 COLUMNS = (("GPU", 3), ("PID", 8), ("USER", 10), ("TYPE", 8), ("VRAM", 7), ("SM", 4))
+"""Fixed columns (title, width); the command takes the rest of the row."""
 HIDDEN_PID = "hidden: host PID not visible here — run the container with --pid=host"
 OTHER = "another user's process: no permission to read its command"
 
@@ -97,33 +99,42 @@ def process_rows(gpus: tuple[GpuSample, ...], sort: str) -> tuple[list[ProcessRo
     return rows, notes
 
 
-class ProcessTable(DataTable[Text | str]):
-    """The rows of ``process_rows``; redrawn only when they change (DataTable edits are costly)."""
+class ProcessTable(Widget):
+    """The rows of ``process_rows`` as plain text under a header, in a scrolling container.
+
+    Text, not a DataTable: a DataTable re-renders every visible row whenever one cell changes,
+    which at one tick a second cost more than the rest of the pane together.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"process-table--header", "process-table--hidden"}
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id)
         self.rows_shown: list[ProcessRow] = []
 
-    def on_mount(self) -> None:
-        for label, width in COLUMNS:
-            self.add_column(label, width=width, key=label.lower())
-        self.add_column("COMMAND", key="command")
-
     def show(self, rows: list[ProcessRow]) -> None:
-        if rows == self.rows_shown:
-            return
-        same_keys = [r.key for r in rows] == [r.key for r in self.rows_shown]
-        if same_keys:
-            for number, (old, new) in enumerate(zip(self.rows_shown, rows, strict=True)):
-                for column, (before, after) in enumerate(zip(old.cells, new.cells, strict=True)):
-                    if before != after:
-                        self.update_cell_at(Coordinate(number, column), self._cell(new, after))
-        else:
-            self.clear()
-            for row in rows:
-                self.add_row(*(self._cell(row, cell) for cell in row.cells), key=row.key)
-        self.rows_shown = rows
+        if rows != self.rows_shown:
+            # The row count sets the height; only a new count needs the screen laid out again.
+            self.refresh(layout=len(rows) != len(self.rows_shown))
+            self.rows_shown = rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 1 + len(self.rows_shown)
+
+    def render(self) -> Text:
+        header = self.get_component_rich_style("process-table--header")
+        hidden = self.get_component_rich_style("process-table--hidden")
+        lines = [Text(self._format((*(label for label, _ in COLUMNS), "COMMAND")), header)]
+        for row in self.rows_shown:
+            lines.append(Text(self._format(row.cells), style=hidden if row.hidden else ""))
+        for line in lines:
+            line.truncate(self.size.width, overflow="ellipsis")
+        return Text("\n").join(lines)
 
     @staticmethod
-    def _cell(row: ProcessRow, cell: str) -> Text | str:
-        return Text(cell, style="dim italic") if row.hidden else cell
+    def _format(cells: tuple[str, ...]) -> str:
+        # The cells run one past COLUMNS: the command, which takes the rest of the row.
+        fixed = " ".join(
+            cell[:width].ljust(width) for cell, (_, width) in zip(cells, COLUMNS, strict=False)
+        )
+        return f"{fixed} {cells[-1]}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -9,6 +10,7 @@ from types import ModuleType
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.simulated import simulated_sample
 from gpu_tui.core.gpu_reader import FunctionSource, GpuSource
+from gpu_tui.core.sampler import Sampler
 
 
 @dataclass
@@ -43,3 +45,15 @@ def open_sources(*, demo: bool, nvml: ModuleType | None = None) -> Sources:
             FunctionSource(1, lambda i: simulated_sample(first + i, time.monotonic() - started))
         )
     return sources
+
+
+def stop_in_background(sampler: Sampler, sources: Sources) -> None:
+    """Stop sampling off the event loop: joining the thread and NVML shutdown can block."""
+    sampler.on_tick = None
+
+    def stop() -> None:
+        sampler.stop(timeout=1.0)
+        if sources.session is not None and sampler.hung_devices == 0:
+            sources.session.close()  # a shutdown racing a hung call could hang too
+
+    threading.Thread(target=stop, name="gpu-tui-monitor-stop", daemon=True).start()
