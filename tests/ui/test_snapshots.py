@@ -16,10 +16,10 @@ from gpu_tui.ui.app import GpuTuiApp
 def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Colour and Textual settings from the developer's shell must not leak into snapshots."""
     for name in list(os.environ):
-        if (
-            (name.startswith("TEXTUAL_")
-            and not name.startswith("TEXTUAL_SNAPSHOT"))
-            or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR")
+        if (name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")) or name in (
+            "NO_COLOR",
+            "COLORTERM",
+            "FORCE_COLOR",
         ):
             monkeypatch.delenv(name)
 
