@@ -31,7 +31,10 @@ class ParamBar(Static):
                 Text(f"◀ {value} ▶", chosen) if i == selected else Text(f"  {value}  ", label)
             )
         pieces.append(
-            Text("  ↑↓ pick · ←→ change", self.get_component_rich_style("param-bar--hint"))
+            Text(
+                "  ↑↓ pick · ←→ change · m measure for real",
+                self.get_component_rich_style("param-bar--hint"),
+            )
         )
         # Wrapped here, between knobs: Rich would also break inside one ("pantry / 2,000/s").
         width = max(20, self.size.width - 2)

@@ -1,0 +1,158 @@
+"""Snapshots of the Kitchen pane on a fake clock: a paused race, the result, and "run it for real"
+from recorded bench messages (sync tests: snap_compare runs the app itself)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
+from gpu_tui.ui.kitchen_pane import KitchenPane
+
+Before = Callable[[Pilot[Any]], Any]
+
+
+@pytest.fixture(autouse=True)
+def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
+    for name in list(os.environ):
+        textual = name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
+        if textual or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR"):
+            monkeypatch.delenv(name)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def result(variant: str, device: str, seconds: float) -> BenchResult:
+    times = (seconds, seconds * 0.95, seconds * 1.05, 50)
+    return BenchResult("reduction", variant, device, "fp64", {"n": 10_000}, *times, 0.0, "us", None)
+
+
+CPU_RUN = [
+    m.Status("loading PyTorch (a few seconds)"),
+    m.Skipped("reduction", "gpu", "no GPU visible to the worker"),
+    m.Progress(0, 1, "reduction", "cpu"),
+    m.ResultReady(result("python-loop", "cpu", 176e-6)),
+    m.ResultReady(result("builtin-sum", "cpu", 37.7e-6)),
+    m.ResultReady(result("torch-sum", "cpu", 2.87e-6)),
+]
+GPU_RUN = [
+    *CPU_RUN[2:],
+    m.ResultReady(result("gpu-resident", "cuda:0", 8.2e-6)),
+    m.ResultReady(result("gpu-end-to-end", "cuda:0", 41.5e-6)),
+]
+
+
+class RecordedRunner:
+    """Plays recorded bench messages; ``hold`` stops mid-run until cancelled (a frozen frame)."""
+
+    def __init__(self, events: list[m.Message], hold: bool = False) -> None:
+        self.events, self.hold = events, hold
+        self.stopped = threading.Event()
+
+    def start(self) -> None:
+        pass
+
+    def messages(self) -> Iterator[m.Message]:
+        yield from self.events
+        if self.hold:
+            self.stopped.wait(30)
+        status = "cancelled" if self.stopped.is_set() else "completed"
+        yield m.Finished(status, RunDocument("quick", 0.1, "recorded"))
+
+    def cancel(self) -> None:
+        self.stopped.set()
+
+    def kill(self, why: str = "cancel") -> None:
+        self.stopped.set()
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def on_fake_clock(keys: tuple[str, ...], *, plots: bool = False) -> Before:
+    """Put the race on a fake clock, press ``keys`` (pause first: the frame is then exact)."""
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pane = pilot.app.query_one(KitchenPane)
+        pane.playback.clock = FakeClock()
+        pane.playback.reset()
+        await pilot.press(*keys)
+        end = time.monotonic() + 10
+        while plots and (pane.plots is None or not pane.plots.is_mounted):
+            assert time.monotonic() < end
+            await pilot.pause(0.05)
+        await settle(pilot)
+
+    return before
+
+
+def measured(events: list[m.Message], *, hold: bool = False) -> Before:
+    """Pause the race, press m with a recorded runner, wait for the last recorded message."""
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await on_fake_clock(("space", "r"))(pilot)
+        panel = pilot.app.query_one(MeasurePanel)
+        runner = RecordedRunner(events, hold=hold)
+        panel.make_runner = lambda plan, python: runner
+        await pilot.press("m")
+        want = sum(isinstance(e, m.ResultReady) for e in events)
+        end = time.monotonic() + 10
+        while len(panel.results) < want or not (hold or panel.finished):
+            assert time.monotonic() < end
+            await pilot.pause(0.02)
+        await settle(pilot)
+
+    return before
+
+
+def kitchen(app_factory: Callable[..., GpuTuiApp]) -> GpuTuiApp:
+    return app_factory(pane="kitchen", demo=False)
+
+
+def test_race_paused_mid_run_80x24(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp]
+) -> None:
+    before = on_fake_clock(("space", "r", *["full_stop"] * 14))
+    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+
+
+def test_result_with_plots_160x48(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    before = on_fake_clock(("space", "end"), plots=True)
+    assert snap_compare(kitchen(app_factory), terminal_size=(160, 48), run_before=before)
+
+
+def test_measuring_80x24(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    before = measured(CPU_RUN[:4], hold=True)
+    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+
+
+def test_measured_without_gpu_80x24(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp]
+) -> None:
+    before = measured(CPU_RUN)
+    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+
+
+def test_measured_with_gpu_160x48(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    before = measured(GPU_RUN)
+    assert snap_compare(kitchen(app_factory), terminal_size=(160, 48), run_before=before)
