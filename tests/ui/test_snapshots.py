@@ -1,4 +1,4 @@
-"""Snapshots of the Specs pane from a fixed inventory (sync tests: snap_compare runs the app)."""
+"""Snapshots of the Specs and Guide panes from a fixed inventory (sync tests)."""
 
 from __future__ import annotations
 
@@ -39,3 +39,13 @@ def test_specs_simulated_gpu_160x48(
 ) -> None:
     app = app_factory(demo=True)
     assert snap_compare(app, press=["down", "down"], terminal_size=(160, 48), run_before=settle)
+
+
+def test_guide_fit_80x24(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(demo=True, pane="guide")
+    assert snap_compare(app, press=["f", "escape"], terminal_size=(80, 24), run_before=settle)
+
+
+def test_guide_catalog_160x48(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+    app = app_factory(demo=True, pane="guide")
+    assert snap_compare(app, press=["c"], terminal_size=(160, 48), run_before=settle)
