@@ -46,6 +46,9 @@ SHOTS = (
     Shot("kitchen-race-160x48", "kitchen", (160, 48), ("space", "r", *["full_stop"] * 14)),
     Shot("kitchen-result-160x48", "kitchen", (160, 48), ("space", "end")),
     Shot("kitchen-pantry-160x48", "kitchen", (160, 48), ("s", "s", "space", "r", "full_stop")),
+    # Run it for real: a real CPU measurement (~5 s with loading PyTorch), the race paused.
+    Shot("kitchen-real-80x24", "kitchen", (80, 24), ("space", "m"), settle_seconds=8),
+    Shot("kitchen-real-160x48", "kitchen", (160, 48), ("space", "m"), settle_seconds=8),
     Shot("guide-80x24", "guide", (80, 24), ("f", "7", "0", "B", "escape")),
     Shot("guide-160x48", "guide", (160, 48), ("b",)),
     Shot("guide-cost-80x24", "guide", (80, 24), ("o",)),
