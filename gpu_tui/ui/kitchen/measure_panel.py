@@ -54,6 +54,8 @@ class MeasurePanel(VerticalScroll, can_focus=False):
     COMPONENT_CLASSES = {  # noqa: RUF012 — Textual API
         "measure-panel--title",
         "measure-panel--measured",
+        "measure-panel--model",
+        "measure-panel--value",
         "measure-panel--error",
         "measure-panel--note",
     }
@@ -207,11 +209,14 @@ class MeasurePanel(VerticalScroll, can_focus=False):
         reading = read(
             self.check, self.params, self.results, finished=self.finished, no_gpu=self.no_gpu
         )
-        table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold underline")
+        table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
         for i, name in enumerate(reading.header):
             table.add_column(name, justify="left" if i == 0 else "right", no_wrap=i > 0)
+        # the model's numbers and this machine's differ in colour: theory vs measurement
+        value, theory = style("measure-panel--value"), style("measure-panel--model")
+        styles = [theory if name == "model" else value for name in reading.header[1:]]
         for row in reading.rows:
-            table.add_row(*row)
+            table.add_row(row[0], *(Text(c, st) for c, st in zip(row[1:], styles, strict=True)))
         parts: list[Any] = [
             Text.assemble(
                 (" RUN IT FOR REAL ", style("measure-panel--title")), f" {self.check.title}"
