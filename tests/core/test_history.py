@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,8 +9,7 @@ from hypothesis import strategies as st
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.history import History, Series
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
-
-NOT_SUPPORTED = Unknown("not supported by this GPU")
+from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 
 def cpu(percent: float = 10.0, cores: tuple[float, ...] = (5.0, 15.0)) -> CpuSample:
@@ -24,30 +21,7 @@ def memory(used: int = 4 << 30) -> MemorySample:
 
 
 def gpu(index: int = 0, util: float = 50.0, **changes: object) -> GpuSample:
-    base = GpuSample(
-        index=index,
-        utilization_percent=util,
-        memory_utilization_percent=20.0,
-        memory_used_bytes=8 << 30,
-        memory_total_bytes=80 << 30,
-        temperature_c=61.0,
-        temperature_slowdown_c=87.0,
-        power_watts=250.0,
-        power_limit_watts=700.0,
-        sm_clock_mhz=1755.0,
-        sm_clock_max_mhz=1980.0,
-        memory_clock_mhz=2619.0,
-        memory_clock_max_mhz=2619.0,
-        fan_percent=NOT_SUPPORTED,
-        pcie_rx_bytes_per_second=1e9,
-        pcie_tx_bytes_per_second=2e8,
-        encoder_percent=0.0,
-        decoder_percent=0.0,
-        ecc_errors_uncorrected=0,
-        throttle_reasons=(),
-        processes=(),
-    )
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    return gpu_sample(index, utilization_percent=util, **changes)
 
 
 def sample(t: float, gpus: tuple[GpuSample, ...] = (), **cpu_args: object) -> Sample:

@@ -17,8 +17,7 @@ from gpu_tui.core.fields import Unknown
 from gpu_tui.core.host_reader import PsutilHostReader
 from gpu_tui.core.sampler import FunctionSource, Sampler, step_interval
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
-
-NOT_SUPPORTED = Unknown("not supported by this GPU")
+from tests.fakes.samples import gpu_sample
 
 
 def cpu(percent: float) -> CpuSample:
@@ -30,29 +29,7 @@ def memory() -> MemorySample:
 
 
 def gpu(index: int, util: float = 50.0) -> GpuSample:
-    return GpuSample(
-        index=index,
-        utilization_percent=util,
-        memory_utilization_percent=20.0,
-        memory_used_bytes=8 << 30,
-        memory_total_bytes=80 << 30,
-        temperature_c=61.0,
-        temperature_slowdown_c=87.0,
-        power_watts=250.0,
-        power_limit_watts=700.0,
-        sm_clock_mhz=1755.0,
-        sm_clock_max_mhz=1980.0,
-        memory_clock_mhz=2619.0,
-        memory_clock_max_mhz=2619.0,
-        fan_percent=NOT_SUPPORTED,
-        pcie_rx_bytes_per_second=1e9,
-        pcie_tx_bytes_per_second=2e8,
-        encoder_percent=0.0,
-        decoder_percent=0.0,
-        ecc_errors_uncorrected=0,
-        throttle_reasons=("idle",),
-        processes=(),
-    )
+    return gpu_sample(index, utilization_percent=util, throttle_reasons=("idle",))
 
 
 class FakeClock:

@@ -19,9 +19,9 @@ from gpu_tui.commands import watch
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
+from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_SUPPORTED = Unknown("not supported by this GPU")
 
 
 def gpu_tui(*args: str, **kwargs: object) -> subprocess.Popen[str]:
@@ -36,28 +36,16 @@ def gpu_tui(*args: str, **kwargs: object) -> subprocess.Popen[str]:
 
 
 def a_gpu(**changes: object) -> GpuSample:
-    base = GpuSample(
-        index=0,
-        utilization_percent=97.0,
-        memory_utilization_percent=40.0,
-        memory_used_bytes=60 << 30,
-        memory_total_bytes=80 << 30,
-        temperature_c=71.0,
-        temperature_slowdown_c=87.0,
-        power_watts=655.0,
-        power_limit_watts=700.0,
-        sm_clock_mhz=1755.0,
-        sm_clock_max_mhz=1980.0,
-        memory_clock_mhz=2619.0,
-        memory_clock_max_mhz=2619.0,
-        fan_percent=NOT_SUPPORTED,
-        pcie_rx_bytes_per_second=1e9,
-        pcie_tx_bytes_per_second=math.nan,
-        encoder_percent=0.0,
-        decoder_percent=0.0,
-        ecc_errors_uncorrected=0,
-        throttle_reasons=("power cap",),
-        processes=(
+    """A busy, power-capped GPU running another user's job."""
+    busy = {
+        "utilization_percent": 97.0,
+        "memory_utilization_percent": 40.0,
+        "memory_used_bytes": 60 << 30,
+        "temperature_c": 71.0,
+        "power_watts": 655.0,
+        "pcie_tx_bytes_per_second": math.nan,
+        "throttle_reasons": ("power cap",),
+        "processes": (
             GpuProcess(
                 pid=4242,
                 kind="compute",
@@ -67,8 +55,9 @@ def a_gpu(**changes: object) -> GpuSample:
                 command=Unknown("another user's process"),
             ),
         ),
-    )
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    }
+    merged = {"index": 0, **busy, **changes}
+    return gpu_sample(**merged)
 
 
 def a_sample(*gpus: GpuSample) -> Sample:
