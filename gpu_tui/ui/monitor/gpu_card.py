@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from gpu_tui.core.fields import Maybe, Unknown
@@ -31,8 +32,6 @@ from gpu_tui.ui.monitor.gpu_text import (
 
 MODES = ("line", "compact", "full")
 """``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
-FULL_ROWS = 10
-"""Content rows of a full card (the CSS gives it this plus its border)."""
 LABEL = 5
 WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
 
@@ -62,6 +61,7 @@ class GpuCard(Widget):
         self.mode = mode
         self._style_memo: dict[str, Style] = {}
         self._shown: Text | None = None
+        self._shown_size = Size(0, 0)
 
     def set_mode(self, mode: str) -> None:
         for name in MODES:
@@ -85,8 +85,8 @@ class GpuCard(Widget):
         # An idle GPU reads the same tick after tick: skip the repaint when nothing moved.
         text = self._build()
         if text != self._shown:
-            self._shown = text
             self.refresh()
+        self._shown, self._shown_size = text, self.size
 
     @property
     def state(self) -> str:
@@ -97,6 +97,9 @@ class GpuCard(Widget):
         return "LOST" if gpu.lost else "STALE" if gpu.stale else "live"
 
     def render(self) -> Text:
+        # Built already by ``show`` for this size: the same text, so do not build it twice.
+        if self._shown is not None and self._shown_size == self.size:
+            return self._shown
         return self._build()
 
     def _build(self) -> Text:
@@ -130,8 +133,7 @@ class GpuCard(Widget):
             head.append(" ").append(" STALE ", style=self._s("warn") + Style(reverse=True))
         return head
 
-    def _alert(self, share: float | None) -> Style:
-        """Text near a limit in the warning colours; otherwise the plain text colour."""
+    def _alert(self, share: float | None) -> Style:  # numbers: coloured only near the limit
         return self._level(share) if share is not None and share >= 0.85 else Style()
 
     def _level(self, share: float | None) -> Style:
@@ -180,8 +182,7 @@ class GpuCard(Widget):
     def _extras(self, gpu: GpuSample) -> Text:
         return Text(links_text(gpu) + " · ECC ").append_text(self._ecc(gpu))
 
-    def _ecc(self, gpu: GpuSample) -> Text:
-        """Uncorrected ECC errors since boot; any at all is worth a red number."""
+    def _ecc(self, gpu: GpuSample) -> Text:  # uncorrected since boot: any is worth red
         ecc = gpu.ecc_errors_uncorrected
         bad = not isinstance(ecc, Unknown) and ecc > 0
         return Text(number(ecc), style=self._s("hot") if bad else "")
