@@ -284,9 +284,13 @@ class KitchenPane(Pane, can_focus=True):
     # -- run it for real (the panel owns the worker; the pane shows, hides and forwards keys) --
 
     def action_measure(self) -> None:
-        """Measure this scenario on this machine; pressed while measuring, stop."""
+        """Measure this scenario on this machine; pressed while measuring, stop. The race pauses:
+        its frames would take CPU time from the very cores being measured."""
         self.add_class("-measure")
-        self.query_one(MeasurePanel).toggle(self.scenario.name, self.params)
+        panel = self.query_one(MeasurePanel)
+        panel.toggle(self.scenario.name, self.params)
+        if panel.running and self.playback.playing:
+            self.action_toggle_play()
 
     def action_close_measure(self) -> None:
         self.set_class(self.query_one(MeasurePanel).escape(), "-measure")

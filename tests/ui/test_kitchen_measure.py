@@ -62,6 +62,7 @@ async def test_m_measures_the_onions_beside_the_model() -> None:
         pane = app.query_one(KitchenPane)
         assert pane.has_class("-measure")
         assert not app.query_one("#race").display  # the panel takes the race's rows
+        assert not pane.playback.playing  # frames would steal the cores being measured
         assert "loading PyTorch" in panel_text(app)
         await wait_until(pilot, lambda: panel.finished)
         shown = panel_text(app)
