@@ -40,6 +40,8 @@ SHOTS = (
     Shot("specs-80x24", "specs", (80, 24)),
     Shot("specs-gpu-80x24", "specs", (80, 24), ("down", "down", "enter", *["down"] * 11)),
     Shot("specs-160x48", "specs", (160, 48), ("down", "down", "enter", *["down"] * 11)),
+    Shot("monitor-80x24", "monitor", (80, 24), settle_seconds=8),  # past the demo's warm-up
+    Shot("monitor-160x48", "monitor", (160, 48), settle_seconds=8),
     # Kitchen: pause, rewind, then step (0.25 s of playback each) so the frame is exact.
     Shot("kitchen-race-80x24", "kitchen", (80, 24), ("space", "r", *["full_stop"] * 14)),
     Shot("kitchen-result-80x24", "kitchen", (80, 24), ("space", "end")),
