@@ -65,7 +65,9 @@ _QUICK: dict[str, dict[str, Any]] = {
                 "fp16": [8192],
                 "bf16": [1024, 4096, 8192],
                 "fp8": [8192],
-            }
+            },
+            # the same GEMM with L2 flushed before each call, beside its hot row (rule R5)
+            "cold": {"bf16": [4096]},
         },
     },
     "bandwidth": {
@@ -169,7 +171,8 @@ def measurement_points(spec: dict[str, Any], kind: str) -> int:
         return 0
     name = spec["name"]
     if name == "gemm":
-        return sum(len(sizes) for sizes in params["dtypes"].values())
+        cold = params.get("cold") or {}
+        return sum(len(sizes) for sizes in [*params["dtypes"].values(), *cold.values()])
     if name == "bandwidth":
         return len(params["kernels"])
     if name == "transfer":

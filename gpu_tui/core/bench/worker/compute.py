@@ -14,6 +14,15 @@ from .context import DTYPES, Context, check
 TOLERANCE = {"fp32": 1e-4, "tf32": 1e-2, "fp16": 1e-2, "bf16": 2e-2, "fp8": 3e-2}
 CHECK_ROWS = 64
 SLOW_CALL_SECONDS = 2.0  # a sweep stops before a size whose single call would take longer
+FLUSH_MIN_BYTES = 256_000_000  # triton's do_bench zeroes 256 MB before each call (rule R5)
+# Caches past L2 that torch does not report: AMD's 256 MB Infinity Cache (MI300X/A, MI350).
+EXTRA_CACHE_BYTES = {"gfx942": 256 << 20, "gfx950": 256 << 20}
+
+
+def flush_bytes(l2_bytes: int | None, gcn_arch: str | None = None) -> int:
+    """Flush buffer for "cold" rows: max(256 MB, 2 × the last-level cache) (rule R5)."""
+    extra = EXTRA_CACHE_BYTES.get((gcn_arch or "").split(":")[0], 0)
+    return max(FLUSH_MIN_BYTES, 2 * max(l2_bytes or 0, extra))
 
 
 @contextlib.contextmanager
@@ -118,6 +127,45 @@ def gemm(ctx: Context, device: str, params: dict[str, Any]) -> None:
                 )
             last = (n, measured[0].median)
             run = output = reference = None  # free this size before allocating the next
+    gemm_cold(ctx, device, params.get("cold") or {})
+
+
+def gemm_cold(ctx: Context, device: str, sizes_by_dtype: dict[str, list[int]]) -> None:
+    """ "Cold" GEMM rows (rule R5): caches flushed before every call, outside the events. GPU
+    only: from torch a CPU's caches cannot be flushed without timing the flush too."""
+    if not sizes_by_dtype:
+        return
+    torch = ctx.torch
+    if not ctx.is_cuda(device):
+        ctx.skip("gemm", device, "cold-cache rows are GPU only", cache="cold")
+        return
+    props = torch.cuda.get_device_properties(device)
+    size = flush_bytes(getattr(props, "L2_cache_size", 0), getattr(props, "gcnArchName", None))
+    for dtype, sizes in sizes_by_dtype.items():
+        why = unsupported(ctx, device, dtype)
+        for n in sizes:
+            element = torch.empty((), dtype=getattr(torch, DTYPES.get(dtype, "float32")))
+            if why or not ctx.fits(device, size + 3 * n * n * element.element_size()):
+                reason = why or "not enough free memory for the flush buffer (25 % margin)"
+                ctx.skip("gemm", device, reason, dtype=dtype, n=n, cache="cold")
+                continue
+            ctx.progress(f"GEMM {dtype} n={n} cold (flush {size >> 20} MiB) on {device}")
+            flush = torch.empty(size, dtype=torch.uint8, device=device)
+            with fp32_mode(torch, "tf32" if dtype == "tf32" else "ieee"):
+                run, output, reference = _gemm_operation(ctx, device, dtype, n)
+                measured = ctx.time(device, run, flush=flush)
+                checks = check(torch, output()[: min(n, CHECK_ROWS)], reference, TOLERANCE[dtype])
+            ctx.result(
+                "gemm",
+                "mm-cold",
+                device,
+                dtype,
+                {"m": n, "n": n, "k": n, "flush_bytes": size},
+                measured,
+                checks=checks,
+                cache="cold",
+            )
+            run = output = reference = flush = None
 
 
 def linear(ctx: Context, device: str, params: dict[str, Any]) -> None:

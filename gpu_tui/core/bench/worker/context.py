@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import time as clock
 from collections.abc import Callable
 from typing import Any
 
 from .protocol import Channel
 from .sysinfo import LoadProbe, available_memory_bytes, precision_flags
-from .timing import Timing, cuda_event_block, host_block, measure, timer_overhead_seconds
+from .timing import (
+    Timing,
+    cold_event_block,
+    cuda_event_block,
+    host_block,
+    measure,
+    timer_overhead_seconds,
+)
 
 FOREIGN_LOAD_LIMIT = 0.1  # vCPUs busy with other work before a CPU figure is doubtful (R11)
 CUDA_BLOCK_SECONDS = 1e-4  # kernels of 100 µs or more are timed one call per event pair (R4)
@@ -65,13 +73,19 @@ class Context:
         host: bool = False,
         budget: float | None = None,
         min_repeats: int = 3,
+        flush: Any = None,
     ) -> tuple[Timing, float | None]:
         """Time ``fn`` on ``device``: CUDA events for device time, else a synchronised host clock
-        (``host=True`` forces the host clock, for end-to-end rows). Returns the timing and the
-        foreign CPU load seen meanwhile."""
+        (``host=True`` forces the host clock, for end-to-end rows); ``flush`` (CUDA only) is
+        zeroed before every call for "cold" rows. Returns the timing and the foreign CPU load
+        seen meanwhile."""
         budget = self.budget if budget is None else budget
         if self.is_cuda(device) and not host:
-            block = cuda_event_block(self.torch, fn)
+            block = (
+                cuda_event_block(self.torch, fn)
+                if flush is None
+                else cold_event_block(self.torch, fn, flush)
+            )
             target, warmup = CUDA_BLOCK_SECONDS, max(0.025, min(0.2, budget / 2))
         else:
             sync = None if device == "cpu" else (lambda: self.sync(device))
@@ -108,6 +122,7 @@ class Context:
         checks: dict[str, Any] | None = None,
         warnings: list[str] | None = None,
         scope: str = "resident",
+        cache: str = "hot",
     ) -> None:
         timing, foreign = measured
         notes = list(timing.warnings) + list(warnings or [])
@@ -136,7 +151,9 @@ class Context:
             checks=checks,
             warnings=notes,
             scope=scope,
-            cache="hot",
+            cache=cache,
+            # the caller matches NVML readings to [end - timed_wall_seconds, end] (rule R9)
+            ended_seconds_ago=clock.monotonic() - timing.timed_end,
             precision=precision_flags(self.torch) if self.is_cuda(device) else None,
         )
 

@@ -143,6 +143,7 @@ def device_record(torch: Any, device: str) -> dict[str, Any]:
             "name": props.name,
             "vendor": "AMD" if getattr(torch.version, "hip", None) else "NVIDIA",
             "uuid": str(getattr(props, "uuid", "")) or None,
+            "pci_bus_id": _pci_bus_id(props),
             "compute_capability": f"{props.major}.{props.minor}",
             "gcn_arch": getattr(props, "gcnArchName", None) or None,
             "sm_count": props.multi_processor_count,
@@ -154,6 +155,14 @@ def device_record(torch: Any, device: str) -> dict[str, Any]:
             "memory_free_bytes": free,
         }
     return {"device": device, "name": device}
+
+
+def _pci_bus_id(props: Any) -> str | None:
+    """``domain:bus:device.0`` as NVML writes it, so the caller can find this GPU in NVML."""
+    bus, slot = getattr(props, "pci_bus_id", None), getattr(props, "pci_device_id", None)
+    if bus is None or slot is None:
+        return None
+    return f"{int(getattr(props, 'pci_domain_id', 0) or 0):08x}:{int(bus):02x}:{int(slot):02x}.0"
 
 
 def environment(torch: Any, devices: list[str]) -> dict[str, Any]:
@@ -168,6 +177,9 @@ def environment(torch: Any, devices: list[str]) -> dict[str, Any]:
         "hip_version": getattr(torch.version, "hip", None),
         "cudnn_version": torch.backends.cudnn.version() if cuda else None,
         "cuda_device_count": torch.cuda.device_count() if cuda else 0,
+        # how cuda:N maps to physical GPUs when UUIDs are missing (the caller matches NVML)
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+        "cuda_device_order": os.environ.get("CUDA_DEVICE_ORDER"),
         "cpu_model": cpu_model(),
         "cpu_threads": torch.get_num_threads(),
         "cpu_interop_threads": torch.get_num_interop_threads(),

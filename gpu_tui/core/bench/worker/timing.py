@@ -31,6 +31,10 @@ class Timing:
     warmup_calls: int
     stop_reason: str
     warnings: list[str] = field(default_factory=list)
+    timed_wall_seconds: float = 0.0
+    """Host time the timed blocks spanned: the caller lines GPU telemetry up with it (R9)."""
+    timed_end: float = 0.0
+    """``time.monotonic()`` when the last timed block ended."""
 
     def as_dict(self) -> dict[str, Any]:
         figures: dict[str, Any] = dict(summary(self.samples))
@@ -41,6 +45,7 @@ class Timing:
             warmup_seconds=self.warmup_seconds,
             warmup_calls=self.warmup_calls,
             stop_reason=self.stop_reason,
+            timed_wall_seconds=self.timed_wall_seconds,
         )
         return figures
 
@@ -88,6 +93,7 @@ def measure(
     samples: list[float] = []
     spent = 0.0
     reason = "budget"
+    timed_start = time.monotonic()
     while True:
         check()
         elapsed = block(number)
@@ -103,7 +109,9 @@ def measure(
         ):
             reason = "noise"
             break
+    timed_end = time.monotonic()
     timing = Timing(samples, number, cold, warm_time, warm_calls, reason)
+    timing.timed_wall_seconds, timing.timed_end = timed_end - timed_start, timed_end
     noisy = noise_warning(samples)
     if noisy:
         timing.warnings.append(noisy)
@@ -143,6 +151,27 @@ def cuda_event_block(torch: Any, fn: Callable[[], object]) -> Block:
         end.record()
         end.synchronize()
         return float(start.elapsed_time(end)) / 1e3
+
+    return run
+
+
+def cold_event_block(torch: Any, fn: Callable[[], object], flush: Any) -> Block:
+    """Like :func:`cuda_event_block`, but each call starts with cold caches (rule R5): ``flush``
+    (a buffer larger than the last-level cache) is zeroed before every call, outside the events.
+    """
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+
+    def run(n: int) -> float:
+        total = 0.0
+        for _ in range(n):
+            flush.zero_()
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            total += float(start.elapsed_time(end)) / 1e3
+        return total
 
     return run
 
