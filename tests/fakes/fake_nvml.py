@@ -16,6 +16,8 @@ Fault injection::
     fake.remove_function("nvmlDeviceGetCurrentClocksEventReasons")   # FunctionNotFound
     fake.block("nvmlDeviceGetPowerUsage", 2.0)  # the call sleeps 2 s first
     fake.set_processes(0, compute=[])           # processes vanish
+    fake.set_reading(0, sm_clock_mhz=1755, power_watts=700, clocks_event_reasons=0x4)
+                                                # readings change mid-run (a power cap)
 """
 
 from __future__ import annotations
@@ -200,6 +202,7 @@ class FakeNvml(types.ModuleType):
         self.data = copy.deepcopy(data)
         self.devices: list[dict[str, Any]] = self.data["devices"]
         self.initialized = False
+        self._init_count = 0  # NVML counts nvmlInit calls; the last nvmlShutdown ends it
         self.calls: list[str] = []
         self._init_error: str | None = None
         self._lost: set[int] = set()
@@ -254,6 +257,34 @@ class FakeNvml(types.ModuleType):
         if graphics is not None:
             procs["graphics"] = graphics
 
+    def set_reading(
+        self,
+        index: int,
+        *,
+        sm_clock_mhz: int | None = None,
+        memory_clock_mhz: int | None = None,
+        power_watts: float | None = None,
+        temperature_c: int | None = None,
+        clocks_event_reasons: int | None = None,
+    ) -> None:
+        """Change live readings from now on (values given only); thread-safe enough for a
+        sampler thread reading meanwhile (each is one dict store)."""
+        device = self.devices[index]
+        if sm_clock_mhz is not None:
+            device["clock_mhz"] = {
+                **device["clock_mhz"],
+                "sm": sm_clock_mhz,
+                "graphics": sm_clock_mhz,
+            }
+        if memory_clock_mhz is not None:
+            device["clock_mhz"] = {**device["clock_mhz"], "mem": memory_clock_mhz}
+        if power_watts is not None:
+            device["power_usage_mw"] = round(power_watts * 1000)
+        if temperature_c is not None:
+            device["temperature_c"] = temperature_c
+        if clocks_event_reasons is not None:
+            device["clocks_event_reasons"] = clocks_event_reasons
+
     # ---- plumbing --------------------------------------------------------------------------
     def __getattribute__(self, name: str) -> Any:
         if name.startswith("nvml") and name in object.__getattribute__(self, "_removed"):
@@ -300,11 +331,13 @@ class FakeNvml(types.ModuleType):
         self.calls.append("nvmlInitWithFlags")
         if self._init_error is not None:
             raise error(self._init_error)
+        self._init_count += 1
         self.initialized = True
 
     def nvmlShutdown(self) -> None:
         self._enter("nvmlShutdown")
-        self.initialized = False
+        self._init_count -= 1
+        self.initialized = self._init_count > 0
 
     def nvmlSystemGetDriverVersion(self) -> str:
         return str(self._get(self._enter("nvmlSystemGetDriverVersion"), "driver_version"))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.telemetry import Reading
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,26 @@ class Heartbeat:
 
     def can_replace(self, other: object) -> bool:
         return isinstance(other, Heartbeat)
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    """The latest NVML reading of each GPU of the run (at most twice a second); latest wins."""
+
+    readings: dict[str, Reading]
+
+    def can_replace(self, other: object) -> bool:
+        return isinstance(other, Telemetry)
+
+    def line(self, device: str | None = None) -> tuple[str, Reading] | None:
+        """(shown text, reading) for ``device`` (else the first GPU); the device is named
+        only when the run has several GPUs."""
+        chosen = device if device in self.readings else next(iter(self.readings), None)
+        if chosen is None:
+            return None
+        reading = self.readings[chosen]
+        prefix = f"{chosen} " if len(self.readings) > 1 else ""
+        return prefix + reading.line(), reading
 
 
 @dataclass(frozen=True)
@@ -84,5 +105,13 @@ class Finished:
 
 
 Message = (
-    Status | EnvironmentReady | Progress | Heartbeat | ResultReady | Skipped | BenchError | Finished
+    Status
+    | EnvironmentReady
+    | Progress
+    | Heartbeat
+    | Telemetry
+    | ResultReady
+    | Skipped
+    | BenchError
+    | Finished
 )

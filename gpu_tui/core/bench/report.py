@@ -17,11 +17,14 @@ TAGS = (
     ("above 100 %", ">peak"),
     ("a small problem", "<10%"),
     ("arrays of", "cache"),
+    ("throttled", "throttled"),
+    ("GPU lost", "lost"),
 )
 LEGEND = (
     "notes: load = other processes used the CPU meanwhile; noisy = IQR/median > 10 %; "
     "few = under 5 repeats; <10% / >peak = far from / above the theoretical peak; "
-    "WRONG = the output did not match the float64 reference"
+    "WRONG = the output did not match the float64 reference; throttled = NVML saw the GPU "
+    "held back (power cap, thermal) while it was measured"
 )
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -148,12 +151,50 @@ def lessons(document: RunDocument) -> list[str]:
         if skip.get("device") == "gpu":
             lines.append(f"GPU side of the suite skipped: {skip.get('reason')}")
             break
+    lines.extend(telemetry_lines(document))
     loads = [r.foreign_cpu_vcpus for r in results if r.foreign_cpu_vcpus is not None]
     if loads and max(loads) > 0.1:
         lines.append(
             f"Other processes kept up to {max(loads):.1f} vCPU busy during the run: "
             "CPU figures may be low; rerun on an idle machine"
         )
+    return lines
+
+
+def telemetry_lines(document: RunDocument) -> list[str]:
+    """Per GPU: its clock, power and temperature range while measured, and how often it was
+    throttled (rule R9); or why there were no readings."""
+    telemetry = (document.environment or {}).get("telemetry") or {}
+    lines = []
+    for device, record in (telemetry.get("devices") or {}).items():
+        if record.get("nvml_index") is None:
+            lines.append(f"No clock/power readings for {device}: {record.get('reason')}")
+            continue
+        seen = [r.telemetry for r in document.results if r.device == device and r.telemetry]
+        clocks = [t["sm_clock_mhz"]["min"] for t in seen if t.get("sm_clock_mhz")]
+        peaks = [t["sm_clock_mhz"]["median"] for t in seen if t.get("sm_clock_mhz")]
+        power = [t["power_watts"] for t in seen if t.get("power_watts")]
+        heat = [t["temperature_c"]["max"] for t in seen if t.get("temperature_c")]
+        parts = []
+        if clocks:
+            parts.append(f"SM clock {min(clocks):.0f}-{max(peaks):.0f} MHz")
+        if power:
+            limit = power[0].get("limit")
+            parts.append(
+                f"up to {max(p['max'] for p in power):.0f}"
+                + (f"/{limit:.0f}" if limit else "")
+                + " W"
+            )
+        if heat:
+            parts.append(f"up to {max(heat):.0f} C")
+        throttled = [t for t in seen if t.get("throttle_reasons")]
+        reasons = sorted({w for t in throttled for w in t["throttle_reasons"]})
+        verdict = (
+            f"throttled ({', '.join(reasons)}) in {len(throttled)} of {len(seen)} results"
+            if throttled
+            else f"not throttled in {len(seen)} results"
+        )
+        lines.append(f"{device} while measured (NVML): {', '.join([*parts, verdict])}")
     return lines
 
 
@@ -168,9 +209,9 @@ def charts(results: list[BenchResult], *, width: int = 78, color: bool = True) -
     }
     for r in results:
         if r.benchmark == "gemm":
-            series["GEMM: figure vs n (log n)"][f"{r.device} {r.dtype} {r.unit}"][r.params["n"]] = (
-                r.value
-            )
+            cold = " cold" if r.cache == "cold" else ""
+            line = f"{r.device} {r.dtype}{cold} {r.unit}"
+            series["GEMM: figure vs n (log n)"][line][r.params["n"]] = r.value
         elif r.benchmark == "crossover":
             key = "Crossover: microseconds per call vs n (log-log)"
             series[key][f"{r.device} {r.variant}"][r.params["n"]] = r.value

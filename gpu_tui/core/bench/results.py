@@ -26,6 +26,7 @@ CSV_COLUMNS = (
     "unit",
     "percent_of_peak",
     "warnings",
+    "cache",
 )
 
 
@@ -57,6 +58,10 @@ class BenchResult:
     checks: dict[str, Any] | None = None
     foreign_cpu_vcpus: float | None = None
     precision: dict[str, Any] | None = None
+    cache: str | None = None
+    """``hot`` (inputs already in cache from the previous call) or ``cold`` (flushed, R5)."""
+    telemetry: dict[str, Any] | None = None
+    """NVML readings over the timed part (R9): clocks, power, temperature, throttle reasons."""
 
     @property
     def key(self) -> str:
@@ -107,6 +112,7 @@ def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
         checks=message.get("checks"),
         foreign_cpu_vcpus=message.get("foreign_cpu_vcpus"),
         precision=message.get("precision"),
+        cache=message.get("cache"),
     )
 
 

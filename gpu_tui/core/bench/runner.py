@@ -23,9 +23,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from types import ModuleType
 from typing import IO, Any
 
 from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.gpu_watch import GpuWatch
 from gpu_tui.core.bench.interpreter import check_python
 from gpu_tui.core.bench.peak import PeakTable, nvml_facts, pcie_peaks
 from gpu_tui.core.bench.results import RunDocument, from_worker
@@ -54,6 +56,8 @@ class BenchRunner:
         stall_seconds: float | None = None,
         save: bool = True,
         outputs: Sequence[Path] = (),
+        nvml: ModuleType | None = None,
+        telemetry: bool = True,
     ) -> None:
         self.plan = plan
         self.python = python
@@ -71,6 +75,7 @@ class BenchRunner:
         self._done = False
         self._current: tuple[str | None, str | None] = (None, None)
         self._finished: m.Finished | None = None
+        self.watch = GpuWatch(nvml, enabled=telemetry)  # NVML readings while GPUs run (R9)
 
     # --- control ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -135,6 +140,9 @@ class BenchRunner:
         if self._process is None:
             raise RuntimeError("call start() first")
         while self._finished is None:
+            live = self.watch.live()
+            if live:
+                yield m.Telemetry(live)
             try:
                 item = self._lines.get(timeout=0.1)
             except queue.Empty:
@@ -170,6 +178,7 @@ class BenchRunner:
             if facts:
                 environment["nvml"] = facts
             self._peaks = PeakTable(environment, pcie=pcie_peaks(facts))
+            self.watch.open(environment)
             self._save()
             yield m.EnvironmentReady(environment)
         elif kind == "progress":
@@ -183,6 +192,7 @@ class BenchRunner:
             yield m.Heartbeat(str(data.get("label", "")), float(data.get("fraction") or 0.0))
         elif kind == "result":
             result = from_worker(data, self._peaks)
+            self.watch.attach(result, data)
             self.document.results.append(result)
             self._save()
             yield m.ResultReady(result)
@@ -262,6 +272,7 @@ class BenchRunner:
                 fatal=True,
             )
             fatal = True
+        self.watch.close(self.document.environment)
         status = "cancelled" if self.document.interrupted else "failed" if fatal else "completed"
         self.document.finished = status == "completed"
         self.document.finished_at = _now()
