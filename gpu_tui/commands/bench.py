@@ -13,7 +13,7 @@ from typing import TextIO
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
 from gpu_tui.core.bench.runner import BenchRunner
-from gpu_tui.core.bench.store import compare, export, load
+from gpu_tui.core.bench.store import compare, document_json, export, load
 from gpu_tui.core.bench.suites import (
     CATALOG,
     DEFAULT_BUDGET_SECONDS,
@@ -57,7 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="FILE", help="also write JSON, or CSV for *.csv"
     )
     parser.add_argument(
-        "--baseline", type=Path, metavar="FILE", help="show changes against a saved run"
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="compare with a saved run: a 'vs baseline' column in the table; with --json (and "
+        "--out *.json) each result gets a 'baseline' object: the earlier value, unit and "
+        "median_seconds, relative_change ((now - then) / then) and speedup (then / now time "
+        "per call), or null when the baseline lacks that measurement",
     )
     parser.add_argument(
         "--bench-python",
@@ -76,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{bench.name:<12} {bench.title:<34} {bench.explains}")
         return 0
     baseline = load(args.baseline) if args.baseline else None
+    against = (baseline, args.baseline) if baseline else None
     plan = build_plan(args.suite, only=args.only, devices=args.device, budget_seconds=args.budget)
     if args.out and args.out.is_dir():
         raise UsageError(f"--out {args.out} is a directory; give a file name")
@@ -97,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
     if fatal and fatal["kind"] in ("bad_device", "bad_plan"):
         raise UsageError(fatal["message"])
     if args.json:
-        print(document.to_json(), end="")
+        print(document_json(document, against), end="")
     else:
         _print_human(document, baseline, chart=args.chart or sys.stdout.isatty())
     if args.out:
-        export(document, args.out)
+        export(document, args.out, against)
     if runner.saved_path:
         progress.say(f"saved: {runner.saved_path}")
     if finished.status == "cancelled":
@@ -172,6 +179,7 @@ class Progress:
         self.tty = stream.isatty()
         self.start = time.monotonic()
         self.step = (0, 1)
+        self.gpu = ""  # the latest NVML reading while a GPU is measured, e.g. "SM 1980 MHz · …"
 
     def say(self, text: str) -> None:
         self._clear()
@@ -193,8 +201,12 @@ class Progress:
             fraction = (done + message.fraction) / max(total, 1)
             bar = "#" * int(fraction * 20)
             elapsed = time.monotonic() - self.start
-            self.stream.write(f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {message.label}"[:100])
+            line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
+            self.stream.write(line[: 100 + len("\r\x1b[K")])
             self.stream.flush()
+        elif isinstance(message, m.Telemetry):
+            shown = message.line()
+            self.gpu = f"{shown[0]} | " if shown else ""
         elif isinstance(message, m.Status):
             self.say(message.message)
         elif isinstance(message, m.BenchError):

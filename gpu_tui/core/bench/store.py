@@ -7,6 +7,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument, to_csv
 from gpu_tui.core.errors import UsageError
@@ -42,10 +43,15 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def export(document: RunDocument, path: Path) -> None:
-    """``--out FILE``: the JSON document, or CSV rows when the name ends in ``.csv``."""
-    text = to_csv(document.results) if path.suffix.lower() == ".csv" else document.to_json()
-    atomic_write(path, text)
+def export(
+    document: RunDocument, path: Path, baseline: tuple[RunDocument, Path] | None = None
+) -> None:
+    """``--out FILE``: the JSON document (with baseline deltas when given), or CSV rows when the
+    name ends in ``.csv``."""
+    if path.suffix.lower() == ".csv":
+        atomic_write(path, to_csv(document.results))
+    else:
+        atomic_write(path, document_json(document, baseline))
 
 
 def auto_path(document: RunDocument) -> Path:
@@ -95,3 +101,35 @@ def compare(current: list[BenchResult], baseline: RunDocument) -> dict[str, Delt
     """Deltas by result key, for results measured in both runs."""
     earlier = {r.key: r for r in baseline.results if r.median_seconds > 0 and r.value}
     return {r.key: Delta(r, earlier[r.key]) for r in current if r.key in earlier}
+
+
+def with_baseline(document: RunDocument, baseline: RunDocument, source: Path) -> dict[str, Any]:
+    """The document's JSON data with ``baseline_file`` and, on every result, ``baseline``: the
+    earlier ``value``, ``unit`` and ``median_seconds``, ``relative_change`` of the value
+    ((now - then) / then) and ``speedup`` (then / now time per call); null when the baseline has
+    no such measurement."""
+    data = document.to_dict()
+    data["baseline_file"] = str(source)
+    deltas = compare(document.results, baseline)
+    for result, row in zip(document.results, data["results"], strict=True):
+        delta = deltas.get(result.key)
+        row["baseline"] = (
+            None
+            if delta is None
+            else {
+                "value": delta.baseline.value,
+                "unit": delta.baseline.unit,
+                "median_seconds": delta.baseline.median_seconds,
+                "relative_change": delta.percent / 100.0,
+                "speedup": delta.speedup,
+            }
+        )
+    return data
+
+
+def document_json(document: RunDocument, baseline: tuple[RunDocument, Path] | None = None) -> str:
+    """What ``--json`` prints: the document, with per-result baseline deltas when given."""
+    if baseline is None:
+        return document.to_json()
+    data = with_baseline(document, *baseline)
+    return json.dumps(data, indent=2, allow_nan=False, default=str) + "\n"

@@ -98,3 +98,31 @@ def test_ctrl_c_mid_run_keeps_completed_results_and_exits_130(
     (saved,) = (data_dir / "results").glob("bench-*.json")
     assert json.loads(saved.read_text())["interrupted"] is True
     assert "kept 1 completed results" in stderr
+
+
+def test_json_output_carries_baseline_deltas_and_the_help_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["bench", "--device", "cpu", "--only", "launch", "--budget", "0.02", "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    baseline = tmp_path / "before.json"
+    (row,) = first["results"]
+    row["value"] *= 2  # the earlier run took twice as long per dispatch
+    row["median_seconds"] *= 2
+    baseline.write_text(json.dumps(first))
+    assert main([*args, "--baseline", str(baseline)]) == 0
+    second = json.loads(capsys.readouterr().out)
+    (now,) = second["results"]
+    assert second["baseline_file"] == str(baseline)
+    assert now["baseline"]["value"] == row["value"]
+    assert now["baseline"]["median_seconds"] == row["median_seconds"]
+    assert now["baseline"]["relative_change"] == pytest.approx(
+        (now["value"] - row["value"]) / row["value"]
+    )
+    assert now["baseline"]["speedup"] == pytest.approx(
+        row["median_seconds"] / now["median_seconds"]
+    )
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    assert "relative_change" in " ".join(capsys.readouterr().out.split())

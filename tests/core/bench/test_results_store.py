@@ -135,3 +135,29 @@ def test_deltas_against_a_baseline() -> None:
     assert list(deltas) == [now[0].key]
     assert deltas[now[0].key].speedup == pytest.approx(2.0)
     assert deltas[now[0].key].percent == pytest.approx(100.0)
+
+
+def test_json_with_a_baseline_gives_each_matching_result_its_earlier_value_and_change(
+    tmp_path: Path,
+) -> None:
+    before = document(from_worker(worker_result(512, 0.02), PeakTable({})))
+    now = document(
+        from_worker(worker_result(512, 0.01), PeakTable({})),
+        from_worker(worker_result(256, 0.01), PeakTable({})),
+    )
+    data = json.loads(store.document_json(now, (before, tmp_path / "old.json")))
+    assert data["baseline_file"] == str(tmp_path / "old.json")
+    matched, new = data["results"]
+    assert matched["baseline"] == {
+        "value": pytest.approx(2 * 512**3 / 0.02 / 1e9),
+        "unit": "GFLOP/s",
+        "median_seconds": 0.02,
+        "relative_change": pytest.approx(1.0),  # twice the GFLOP/s
+        "speedup": pytest.approx(2.0),
+    }
+    assert new["baseline"] is None
+    assert "baseline" not in json.loads(store.document_json(now))["results"][0]
+    out = tmp_path / "run.json"
+    store.export(now, out, (before, tmp_path / "old.json"))
+    assert json.loads(out.read_text())["results"][0]["baseline"]["speedup"] == pytest.approx(2.0)
+    assert store.load(out).results[0].value == now.results[0].value  # still a loadable run
