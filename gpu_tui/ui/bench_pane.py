@@ -61,10 +61,10 @@ class BenchPane(Pane, RunFiles):
         event: m.Message
 
         def can_replace(self, message: Message) -> bool:
-            return (
+            return (  # heartbeats and live GPU readings: only the latest matters
                 isinstance(message, BenchPane.Update)
-                and isinstance(self.event, m.Heartbeat)
-                and isinstance(message.event, m.Heartbeat)
+                and isinstance(self.event, (m.Heartbeat, m.Telemetry))
+                and type(message.event) is type(self.event)
             )
 
     view: reactive[str] = reactive("setup")
@@ -156,7 +156,8 @@ class BenchPane(Pane, RunFiles):
             self.notify("Choose at least one benchmark (space in the list).", severity="warning")
             return
         plan = chooser.plan()
-        self.runner = BenchRunner(plan, python=self.config.bench_python, save=True)
+        python, nvml = self.config.bench_python, self.config.nvml  # nvml: tests pass a fake
+        self.runner = BenchRunner(plan, python=python, save=True, nvml=nvml)
         self.saved_path = self.runner.saved_path
         self.document = self.runner.document
         self._set_notice("")
@@ -226,15 +227,9 @@ class BenchPane(Pane, RunFiles):
             self._finish(event)
         elif tracker is None:
             return
-        elif isinstance(event, m.Progress):
-            tracker.progress(event.index, event.total, event.benchmark, event.device)
-        elif isinstance(event, m.Heartbeat):
-            tracker.heartbeat(event.label, event.fraction)
-        elif isinstance(event, m.EnvironmentReady):
-            tracker.environment(event.environment, time.monotonic())
-        elif isinstance(event, m.Status):
-            tracker.label = event.message
-            if event.message.startswith("warning:"):
+        else:  # progress, heartbeats, environment, status, live GPU readings
+            tracker.apply(event, time.monotonic())
+            if isinstance(event, m.Status) and event.message.startswith("warning:"):
                 self._set_notice(event.message.removeprefix("warning: "))
         progress.refresh()
 

@@ -22,7 +22,10 @@ from gpu_tui.ui.bench import plot_data
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
+from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench_pane import BenchPane
+from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.scripted_worker import cuda_device, environment, gemm_result, install
 from tests.ui.conftest import fixed_inventory
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bench" / "data" / "results"
@@ -78,7 +81,8 @@ def notice(pane: BenchPane) -> str:
 
 
 async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path) -> None:
-    app = bench_app()
+    fake = FakeNvml.load("h200")
+    app = bench_app(nvml=fake)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "crossover", "linear"])
         await until(pilot, lambda: pane.runner is None)
@@ -93,6 +97,7 @@ async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path)
         assert "Done" in pane.query_one("#bench-progress").headline  # type: ignore[attr-defined]
         saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
         assert len(saved["results"]) == len(names)
+        assert "nvmlDeviceGetClockInfo" not in fake.calls  # a CPU run reads no GPU telemetry
 
 
 async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
@@ -294,3 +299,34 @@ def test_snapshot(
     snap_compare: Any, data_dir: Path, size: tuple[int, int], keys: tuple[str, ...]
 ) -> None:
     assert snap_compare(recorded_app(data_dir), press=keys, terminal_size=size, run_before=loaded)
+
+
+async def test_a_gpu_run_shows_live_clock_power_temperature_and_throttling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = FakeNvml.load("h200")
+    fake.set_reading(
+        0, sm_clock_mhz=1980, power_watts=612, temperature_c=64, clocks_event_reasons=0x4
+    )
+    release = tmp_path / "release"
+    script = [
+        environment({"device": "cpu"}, cuda_device()),
+        {"type": "progress", "index": 0, "total": 1, "benchmark": "gemm", "device": "cuda:0"},
+        {"type": "heartbeat", "label": "GEMM bf16 n=8192 on cuda:0", "fraction": 0.3},
+        {"wait_file": str(release)},  # mid-measurement until the test has seen the line
+        gemm_result("cuda:0", 8192, 1.5e-3),
+        {"type": "done", "cancelled": False},
+    ]
+    app = bench_app(bench_python=install(tmp_path, script, monkeypatch), nvml=fake)
+    line = "SM 1980 MHz · 612/700 W · 64 °C · power cap"
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm"])
+        progress = pane.query_one(RunProgress)
+        await until(pilot, lambda: line in str(progress.render()))
+        assert "GEMM bf16" in str(progress.render())  # beside the current measurement
+        release.touch()
+        await until(pilot, lambda: pane.runner is None)
+        assert line not in str(progress.render())  # only while a GPU run goes on
+        (result,) = pane.query_one(ResultsTable).results
+        assert result.telemetry is not None
+        assert any(w.startswith("throttled: power cap") for w in result.warnings)

@@ -48,7 +48,8 @@ def _lines(
     found: dict[str, dict[float, float]] = defaultdict(dict)
     for r in results:
         if r.benchmark == benchmark and key in r.params:
-            name = label.format(device=r.device, dtype=r.dtype or "", variant=r.variant)
+            cold = " cold" if r.cache == "cold" else ""  # never one line with its hot twin
+            name = label.format(device=r.device, dtype=r.dtype or "", variant=r.variant, cold=cold)
             found[name][float(r.params[key])] = r.value * scale
     return found
 
@@ -85,7 +86,7 @@ def gemm(results: list[BenchResult], baseline: list[BenchResult], gpu: bool) -> 
         Series(
             s.label, s.xs, tuple(y * scale.get(s.label.split()[0], 1.0) for y in s.ys), s.baseline
         )
-        for s in _both(results, baseline, "gemm", "n", "{device} {dtype}")
+        for s in _both(results, baseline, "gemm", "n", "{device} {dtype}{cold}")
     )
     peaks: dict[str, float] = {}
     for r in results:

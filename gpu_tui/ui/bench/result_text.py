@@ -135,7 +135,10 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     )
     if r.best_seconds:
         spread += f"; best {seconds(r.best_seconds)} (capability, not the headline)"
-    lines.append(spread + f"; {r.scope}.")
+    cache = {"cold": "; caches flushed before every call (cold)", "hot": "; hot caches"}
+    lines.append(spread + f"; {r.scope}{cache.get(r.cache or '', '')}.")
+    if r.telemetry:
+        lines.append(gpu_line(r.telemetry))
     if r.percent_of_peak is not None and r.peak:
         lines.append(f"{r.percent_of_peak:.0f} % of the {number(r.peak)} {r.unit} peak.")
     if r.throughput is not None and r.throughput_unit:
@@ -148,6 +151,24 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
         )
     lines.extend(f"! {w}" for w in r.warnings)
     return [line for line in lines if line]
+
+
+def gpu_line(t: dict[str, Any]) -> str:
+    """What NVML saw while the result was timed (rule R9)."""
+    parts = []
+    if t.get("sm_clock_mhz"):
+        clock = t["sm_clock_mhz"]
+        parts.append(f"SM clock {clock['min']:.0f} MHz min, {clock['median']:.0f} median")
+    if t.get("power_watts"):
+        limit = t["power_watts"].get("limit")
+        parts.append(
+            f"up to {t['power_watts']['max']:.0f}" + (f"/{limit:.0f}" if limit else "") + " W"
+        )
+    if t.get("temperature_c"):
+        parts.append(f"up to {t['temperature_c']['max']:.0f} °C")
+    reasons = t.get("throttle_reasons") or []
+    parts.append(f"throttled: {', '.join(reasons)}" if reasons else "not throttled")
+    return f"GPU while timed ({t.get('samples', 0)} NVML readings): " + ", ".join(parts) + "."
 
 
 _ADVICE = {

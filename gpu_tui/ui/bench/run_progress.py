@@ -27,6 +27,8 @@ class RunProgress(Widget):
         "run-progress--track",
         "run-progress--state",
         "run-progress--dim",
+        "run-progress--gpu",
+        "run-progress--alert",
     }
 
     headline: reactive[str] = reactive("")
@@ -83,10 +85,17 @@ class RunProgress(Widget):
         text.append_text(self._bar(overall, bar_width))
         text.append(right)
         text.append("\n")
-        label = f"  {tracker.label}"[: max(10, width // 2)]
+        # On a GPU the live NVML line (issue #5 §2) takes room from the label, so throttling
+        # is visible while it happens: "SM 1980 MHz · 612/700 W · 64 °C · power cap".
+        gpu, reading = tracker.gpu or ("", None)
+        tail = f"  {gpu}" if gpu else ""
+        label = f"  {tracker.label}"[: max(10, min(width // 2, width - len(tail) - 12))]
         text.append(label, self._style("run-progress--dim"))
         text.append(" ")
-        text.append_text(self._bar(tracker.fraction, max(4, width - len(label) - 8)))
+        text.append_text(self._bar(tracker.fraction, max(4, width - len(label) - 8 - len(tail))))
         text.append(f" {tracker.fraction:4.0%}")
+        if reading is not None:
+            alert = reading.lost or bool(reading.throttled)
+            text.append(tail, self._style("run-progress--alert" if alert else "run-progress--gpu"))
         text.no_wrap = True
         return text

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.suites import measurement_points
+from gpu_tui.core.bench.telemetry import Reading
 
 
 def task_seconds(spec: dict[str, Any], kind: str, budget: float) -> float:
@@ -34,6 +36,22 @@ class RunTracker:
     points_done: int = 0
     weights: list[tuple[float, int]] = field(default_factory=list)
     """(expected seconds, measurement points) per task, in the worker's order."""
+    device: str = ""
+    gpu: tuple[str, Reading] | None = None
+    """The live NVML line and reading of the GPU being measured (or the run's first GPU)."""
+
+    def apply(self, event: m.Message, now: float) -> None:
+        """Take in one runner message (results and the end are the pane's business)."""
+        if isinstance(event, m.Progress):
+            self.progress(event.index, event.total, event.benchmark, event.device)
+        elif isinstance(event, m.Heartbeat):
+            self.heartbeat(event.label, event.fraction)
+        elif isinstance(event, m.EnvironmentReady):
+            self.environment(event.environment, now)
+        elif isinstance(event, m.Status):
+            self.label = event.message
+        elif isinstance(event, m.Telemetry):
+            self.gpu = event.line(self.device)
 
     def environment(self, environment: dict[str, Any], now: float) -> None:
         devices = [str(d.get("device")) for d in environment.get("devices") or []]
@@ -50,6 +68,7 @@ class RunTracker:
     def progress(self, index: int, total: int, benchmark: str, device: str) -> None:
         self.index, self.total = index, total
         self.current = f"{benchmark} on {device}"
+        self.device = device
         self.points_done = 0
         self.fraction = 0.0
 
