@@ -34,6 +34,20 @@ def format_bandwidth(gb_per_second: float) -> str:
     return f"{gb_per_second:.1f} GB/s"
 
 
+def format_seconds(value: float) -> str:
+    """``1.5`` → ``1.50 s``; ``0.0042`` → ``4.20 ms``; ``3.1e-6`` → ``3.1 µs``."""
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value * 1e6:.1f} µs"
+
+
+def format_number(value: float) -> str:
+    """Three significant figures below 1000, thousands separators above."""
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
 def or_unknown(value: object, render: str) -> str:
     """``render`` for a known value; a short ``unknown`` marker otherwise."""
     return "unknown" if isinstance(value, Unknown) or value is None else render

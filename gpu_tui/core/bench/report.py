@@ -7,6 +7,8 @@ from collections import defaultdict
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.core.bench.store import Delta
+from gpu_tui.core.units import format_number as _number
+from gpu_tui.core.units import format_seconds as _seconds
 
 TAGS = (
     ("result check FAILED", "WRONG"),
@@ -56,18 +58,6 @@ def _bytes(value: int) -> str:
         if value >= scale:
             return f"{value / scale:g} {unit}"
     return f"{value} B"
-
-
-def _seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} us"
-
-
-def _number(value: float) -> str:
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
 def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> str:

@@ -10,23 +10,13 @@ from typing import Any
 from gpu_tui.core.bench.report import size_of, tags
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
+from gpu_tui.core.units import format_number as number
+from gpu_tui.core.units import format_seconds as seconds
 
 GPU_ADDS = (
     "No GPU here: the CPU side of every comparison is shown. A GPU would add GEMM per dtype "
     "against its peak, host↔device copies, the crossover point and the Linear speedup."
 )
-
-
-def number(value: float) -> str:
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
-
-
-def seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.2f} ms"
-    return f"{value * 1e6:.1f} µs"
 
 
 PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
