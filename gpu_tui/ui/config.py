@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from gpu_tui.core.devices.model import Inventory
+
+if TYPE_CHECKING:  # psutil stays out of start-up until the Monitor pane opens
+    from gpu_tui.core.host_reader import HostReader
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,8 @@ class AppConfig:
     """Shown in the header; fixed in snapshot tests so they do not depend on the machine."""
     nvml: ModuleType | None = field(default=None, compare=False)
     """Monitor pane: an NVML module to sample instead of ``pynvml`` (tests pass a fake)."""
+    host_reader: HostReader | None = field(default=None, compare=False)
+    """Monitor pane: reads CPU and memory instead of psutil (snapshots pass fixed readings)."""
     autoplay: bool = False
     """Kitchen pane: cycle through the scenarios (for talks) until a key is pressed."""
     bench_python: str | None = None

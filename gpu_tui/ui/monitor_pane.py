@@ -123,6 +123,7 @@ class MonitorPane(Pane, can_focus=True):
         sampler = Sampler(
             gpu_sources=sources.real,
             inline_sources=sources.inline,
+            host=self.config.host_reader,
             interval=self.interval,
             on_tick=self._post_tick,
             on_error=self._sampler_failed,

@@ -1,0 +1,111 @@
+"""Snapshots of the Monitor pane: scripted host readings, the NVML test double, ticks the test
+drives itself, then paused (sync tests: snap_compare runs the app itself)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.monitor.host_panel import HostPanel
+from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.host import ScriptedHost
+
+TICKS = 48
+"""History the test feeds in after the first tick: enough for the graphs to have a shape."""
+NEVER = 60.0
+"""Refresh interval: after the first tick the sampler's own clock never ticks again in a test."""
+MISSING_PID = 2**31 - 1  # above any pid_max: a host PID not visible here, on every machine
+
+
+@pytest.fixture(autouse=True)
+def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
+    for name in list(os.environ):
+        textual = name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
+        if textual or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR"):
+            monkeypatch.delenv(name)
+
+
+def vary(fake: FakeNvml, n: int) -> None:
+    """Tick ``n``'s GPU readings: load that moves, with power, clocks and heat following it."""
+    for index, device in enumerate(fake.devices):
+        busy = (11 * n + 29 * index) % 101
+        device["utilization_percent"] = {"gpu": busy, "memory": busy // 3}
+        fake.set_reading(
+            index,
+            power_watts=80 + 6 * busy,
+            sm_clock_mhz=345 + 16 * busy,
+            temperature_c=30 + busy // 3,
+        )
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    end = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < end, f"never happened: {what}"
+        await pilot.pause(0.02)
+
+
+def ticked(fake: FakeNvml) -> Callable[[Pilot[Any]], Any]:
+    """Wait for the sampler's first tick, pause it, then tick it ``TICKS`` times by hand."""
+
+    async def before(pilot: Pilot[Any]) -> None:
+        pane = pilot.app.query_one(MonitorPane)
+        await until(pilot, lambda: pane.redraws > 0, "the first tick drawn")
+        await pilot.press("p")  # the sampler thread stops ticking; the status line says so
+        sampler = pane.sampler
+        assert sampler is not None
+        for n in range(TICKS):
+            vary(fake, n)
+            sampler.tick()  # synchronous: reads the fakes, records history, posts the tick
+        host = pilot.app.query_one(HostPanel)
+        await until(pilot, lambda: host.sample is sampler.latest, "the last tick drawn")
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    return before
+
+
+def monitor(app_factory: Callable[..., GpuTuiApp], fake: FakeNvml) -> GpuTuiApp:
+    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=NEVER)
+    app.config = replace(app.config, host_reader=ScriptedHost())  # before the pane is built
+    return app
+
+
+def h200() -> FakeNvml:
+    fake = FakeNvml.load("h200")
+    fake.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 3 << 30}])
+    return fake
+
+
+def eight() -> FakeNvml:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    fake.set_processes(2, compute=[{"pid": MISSING_PID, "used_memory_bytes": 5 << 30}])
+    return fake
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_one_h200(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    fake = h200()
+    app = monitor(app_factory, fake)
+    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_eight_h100s(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    fake = eight()
+    app = monitor(app_factory, fake)
+    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
