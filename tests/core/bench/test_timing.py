@@ -106,3 +106,34 @@ def test_measure_checks_for_cancellation_between_blocks() -> None:
 
     with pytest.raises(Cancelled):
         timing.measure(FakeBlock([0.01]), budget=100.0, target_block_seconds=0.001, check=check)
+
+
+def test_warmup_continues_until_call_times_settle() -> None:
+    # a clock ramping up: calls get faster, then steady at 0.01 s
+    ramp = [0.5, 0.04, 0.03, 0.02, 0.015, 0.012] + [0.01] * 10_000
+    result = timing.measure(
+        FakeBlock(ramp), budget=2.0, target_block_seconds=0.001, settle_max_seconds=1.0
+    )
+    assert result.warmup_stable is True
+    assert result.warmup_calls >= 9  # through the ramp and three steady calls
+    assert result.as_dict()["warmup_stable"] is True
+    assert result.cold_start_seconds == 0.5
+
+
+def test_warmup_settling_is_capped_and_recorded_when_it_never_settles() -> None:
+    jitter = [0.5] + [0.01, 0.02] * 10_000
+    result = timing.measure(
+        FakeBlock(jitter), budget=2.0, target_block_seconds=0.001, settle_max_seconds=0.3
+    )
+    assert result.warmup_stable is False
+    assert result.warmup_seconds - result.cold_start_seconds == pytest.approx(0.3, abs=0.03)
+
+
+def test_warmup_settling_off_by_default() -> None:
+    result = timing.measure(FakeBlock([0.01]), budget=0.2, target_block_seconds=0.001)
+    assert result.warmup_stable is None
+
+
+def test_settled_tolerance() -> None:
+    assert timing.settled([1.0, 1.04, 1.049])
+    assert not timing.settled([1.0, 1.06, 1.0])

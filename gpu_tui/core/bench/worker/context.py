@@ -87,11 +87,13 @@ class Context:
                 else cold_event_block(self.torch, fn, flush)
             )
             target, warmup = CUDA_BLOCK_SECONDS, max(0.025, min(0.2, budget / 2))
+            settle = min(1.0, budget)  # keep warming until the clock ramps: capped (R2)
         else:
             sync = None if device == "cpu" else (lambda: self.sync(device))
             block = host_block(fn, sync)
             # torch.utils.benchmark's rule: timer overhead ≤ 1e-4 of a block, block ≥ budget/1000
             target, warmup = max(self._overhead * 1e4, budget / 1000), 0.025
+            settle = 0.0  # a CPU has no idle-clock ramp worth the quick suite's time
         probe = LoadProbe()
         probe.start()
         timing = measure(
@@ -102,6 +104,7 @@ class Context:
             heartbeat=self._heartbeat,
             warmup_min_seconds=warmup,
             min_repeats=min_repeats,
+            settle_max_seconds=settle,
         )
         return timing, probe.foreign_vcpus()
 

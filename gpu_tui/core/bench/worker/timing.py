@@ -18,6 +18,9 @@ WARMUP_MIN_CALLS = 2  # torch.utils.benchmark warms up with at least 2 calls (ru
 MIN_REPEATS = 3
 EARLY_STOP_REPEATS = 10
 EARLY_STOP_NOISE = 0.05  # stop early only when the spread is well under the 10 % warning line
+SETTLE_CALLS = 3  # the last this-many warm-up calls must agree ...
+SETTLE_TOLERANCE = 0.05  # ... within 5 %: the worker cannot read NVML, so a steady per-call
+# time is its proxy for the SM clock having ramped up from idle (rule R2)
 
 
 @dataclass
@@ -35,6 +38,8 @@ class Timing:
     """Host time the timed blocks spanned: the caller lines GPU telemetry up with it (R9)."""
     timed_end: float = 0.0
     """``time.monotonic()`` when the last timed block ended."""
+    warmup_stable: bool | None = None
+    """Whether the warm-up call times settled (R2 clock-ramp proxy); None when not asked for."""
 
     def as_dict(self) -> dict[str, Any]:
         figures: dict[str, Any] = dict(summary(self.samples))
@@ -46,6 +51,7 @@ class Timing:
             warmup_calls=self.warmup_calls,
             stop_reason=self.stop_reason,
             timed_wall_seconds=self.timed_wall_seconds,
+            warmup_stable=self.warmup_stable,
         )
         return figures
 
@@ -75,10 +81,14 @@ def measure(
     heartbeat: Callable[[float], None] = lambda fraction: None,
     warmup_min_seconds: float = WARMUP_MIN_SECONDS,
     min_repeats: int = MIN_REPEATS,
+    settle_max_seconds: float = 0.0,
 ) -> Timing:
     """Time ``block`` by the rules: the first call on its own (cold start), warm-up until
     ``WARMUP_MIN_CALLS`` calls and ``warmup_min_seconds``, then blocks until the budget is spent
-    (at least ``min_repeats``) or the spread is already tight. ``check`` raises to cancel."""
+    (at least ``min_repeats``) or the spread is already tight. ``check`` raises to cancel.
+    With ``settle_max_seconds`` > 0 the warm-up goes on (for up to that long after the cold
+    call) until the last ``SETTLE_CALLS`` calls agree
+    within ``SETTLE_TOLERANCE`` (rule R2, GPU rows)."""
     check()
     cold = block(1)
     warm_calls, warm_time, last = 1, cold, cold
@@ -89,6 +99,18 @@ def measure(
         last = block(1)
         warm_calls += 1
         warm_time += last
+    stable = None
+    if settle_max_seconds > 0:
+        recent = [last]
+        while True:
+            stable = len(recent) >= SETTLE_CALLS and settled(recent[-SETTLE_CALLS:])
+            if stable or warm_time - cold >= settle_max_seconds or last * 2 > budget:
+                break
+            check()
+            last = block(1)
+            recent.append(last)
+            warm_calls += 1
+            warm_time += last
     number = block_size(last, target_block_seconds, budget)
     samples: list[float] = []
     spent = 0.0
@@ -110,7 +132,7 @@ def measure(
             reason = "noise"
             break
     timed_end = time.monotonic()
-    timing = Timing(samples, number, cold, warm_time, warm_calls, reason)
+    timing = Timing(samples, number, cold, warm_time, warm_calls, reason, warmup_stable=stable)
     timing.timed_wall_seconds, timing.timed_end = timed_end - timed_start, timed_end
     noisy = noise_warning(samples)
     if noisy:
@@ -121,6 +143,12 @@ def measure(
             "raise --budget for a firmer median"
         )
     return timing
+
+
+def settled(times: list[float]) -> bool:
+    """True when the call times lie within ``SETTLE_TOLERANCE`` of their smallest."""
+    low = min(times)
+    return low > 0 and (max(times) - low) / low <= SETTLE_TOLERANCE
 
 
 def host_block(fn: Callable[[], object], sync: Callable[[], None] | None = None) -> Block:
