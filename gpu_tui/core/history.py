@@ -75,12 +75,14 @@ class Series:
         if self._count < len(data):
             self._count += 1
 
-    def values(self) -> list[float | None]:
-        """The readings held, oldest first; ``None`` where a reading was unknown."""
+    def values(self, last: int | None = None) -> list[float | None]:
+        """The readings held, oldest first (only the newest ``last`` when given: a graph
+        ``last`` cells wide need not copy the whole ring each tick); ``None`` where unknown."""
         with self._lock:
             size = len(self._data)
-            start = (self._head - self._count) % size
-            raw = [self._data[(start + i) % size] for i in range(self._count)]
+            count = self._count if last is None else max(0, min(last, self._count))
+            start = (self._head - count) % size
+            raw = [self._data[(start + i) % size] for i in range(count)]
         return [None if math.isnan(v) else v for v in raw]
 
     def latest(self) -> float | None:

@@ -162,3 +162,13 @@ def test_locked_reads_see_one_tick() -> None:
     with history.locked() as held:
         assert held.cpu_percent.values() == [1.0]
         assert held.timestamps.values() == [0.0]
+
+
+def test_values_can_copy_only_the_newest_readings() -> None:
+    series = Series("x", "%", 10)
+    for i in range(25):
+        series.append(None if i % 7 == 0 else float(i))
+    assert series.values(3) == [22.0, 23.0, 24.0]
+    assert series.values(4) == [None, 22.0, 23.0, 24.0]  # 21 was unknown: still a gap
+    assert series.values(50) == series.values()  # more than held: everything held
+    assert series.values(0) == []

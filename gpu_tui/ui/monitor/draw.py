@@ -64,17 +64,25 @@ def graph_rows(
     recent: list[float | None] = list(values[-width:]) if width > 0 else []
     columns: list[float | None] = [None] * (width - len(recent))
     columns.extend(recent)
+    # Each column's height in eighths of a cell, worked out once rather than once per row;
+    # -1: a gap (drawn on the bottom row), -2: nothing recorded yet (blank).
+    heights = []
+    for value in columns:
+        share = fraction(value, low, high)
+        if share is None:
+            heights.append(-2 if value is None else -1)
+        else:
+            heights.append(max(1, round(share * height * 8)))  # a baseline even at zero
     rows: list[str] = []
     for row in range(height - 1, -1, -1):
-        cells = []
-        for value in columns:
-            share = fraction(value, low, high)
-            if share is None:
-                cells.append(GAP if row == 0 and value is not None else " ")
-                continue
-            eighths = max(1, round(share * height * 8))  # a baseline even at zero
-            cells.append(_LEVELS[max(0, min(8, eighths - row * 8))])
-        rows.append("".join(cells))
+        floor = row * 8
+        gap = GAP if row == 0 else " "
+        rows.append(
+            "".join(
+                _LEVELS[max(0, min(8, h - floor))] if h > 0 else gap if h == -1 else " "
+                for h in heights
+            )
+        )
     return rows
 
 
@@ -141,7 +149,7 @@ def graph_block(
 
     ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
     """
-    rows = labelled_graph(series.values(), width, height, series.low, series.high, labels)
+    rows = labelled_graph(series.values(width), width, height, series.low, series.high, labels)
     return [Text(caption, style=style("label"))] + [
         Text(label, style=style("label")).append(cells, style=style("graph"))
         for label, cells in rows
