@@ -6,8 +6,6 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
-from textual.widget import Widget
 
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import GpuHistory, Series
@@ -29,6 +27,7 @@ from gpu_tui.ui.monitor.gpu_text import (
     state_words,
     throttle_text,
 )
+from gpu_tui.ui.monitor.rows import RowsWidget
 
 MODES = ("line", "compact", "full")
 """``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
@@ -36,9 +35,10 @@ LABEL = 5
 WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
 
 
-class GpuCard(Widget):
+class GpuCard(RowsWidget):
     """Draws one GPU slot. The pane sets ``mode`` (a CSS class too) and calls ``show``."""
 
+    PART_PREFIX = "gpu-card"
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "gpu-card--label",
         "gpu-card--fill",
@@ -59,9 +59,7 @@ class GpuCard(Widget):
         self.device_name = f"GPU {slot}"
         self.mig: tuple[str, ...] = ()
         self.mode = mode
-        self._style_memo: dict[str, Style] = {}
-        self._shown: Text | None = None
-        self._shown_size = Size(0, 0)
+        self._title: str | None = None
 
     def set_mode(self, mode: str) -> None:
         for name in MODES:
@@ -81,12 +79,11 @@ class GpuCard(Widget):
         full = self.mode == "full"  # the other modes say it all inside, on their first row
         badge = " · SIMULATED" if gpu.simulated else ""
         state = f" · {state_words(gpu)}" if gpu.lost or gpu.stale else ""
-        self.border_title = f"GPU {self.slot} · {self.device_name}{badge}{state}" if full else None
-        # An idle GPU reads the same tick after tick: skip the repaint when nothing moved.
-        text = self._build()
-        if text != self._shown:
-            self.refresh()
-        self._shown, self._shown_size = text, self.size
+        title = f"GPU {self.slot} · {self.device_name}{badge}{state}" if full else None
+        if title != self._title:  # setting a title repaints the whole card, so only on change
+            self.border_title = self._title = title
+        # An idle GPU reads the same tick after tick: only rows that changed are repainted.
+        self.update_rows()
 
     @property
     def state(self) -> str:
@@ -96,33 +93,21 @@ class GpuCard(Widget):
             return "waiting"
         return "LOST" if gpu.lost else "STALE" if gpu.stale else "live"
 
-    def render(self) -> Text:
-        # Built already by ``show`` for this size: the same text, so do not build it twice.
-        if self._shown is not None and self._shown_size == self.size:
-            return self._shown
-        return self._build()
-
-    def _build(self) -> Text:
-        self._style_memo.clear()  # looked up afresh each time: the theme or classes may change
+    def build_rows(self, width: int, height: int) -> list[Text]:
         gpu = self.gpu
         if gpu is None:
-            return Text(f"GPU {self.slot}: waiting for the first reading…", style=self._s("dim"))
-        width = self.size.width
+            return [Text(f"GPU {self.slot}: waiting for the first reading…", style=self._s("dim"))]
         if gpu.lost:
-            return self._lost(gpu, width)
+            return list(self._lost(gpu, width).split("\n"))
         if self.mode == "line":
-            return self._line(gpu, width)
+            return [self._line(gpu, width)]
         if self.mode == "compact":
-            return Text("\n").join(self._compact(gpu, width))
-        return Text("\n").join(self._full(gpu, width))
+            return self._compact(gpu, width)
+        return self._full(gpu, width, height)
 
     # ---- pieces -------------------------------------------------------------------------
     def _s(self, part: str) -> Style:
-        # Each lookup resolves CSS (~0.3 ms); a card asks for the same few dozens of times.
-        style = self._style_memo.get(part)
-        if style is None:
-            style = self._style_memo[part] = self.get_component_rich_style(f"gpu-card--{part}")
-        return style
+        return self.part(part)
 
     def _heading(self, gpu: GpuSample) -> Text:
         head = Text(f"{self.slot} ", style=self._s("label"))
@@ -174,9 +159,8 @@ class GpuCard(Widget):
         series = self._series(field)
         rest = width - line.cell_len - 1
         if series is not None and rest > 3:
-            line.append(
-                " " + spark(series.values(), rest, series.low, series.high), style=self._s("graph")
-            )
+            cells = spark(series.values(rest), rest, series.low, series.high)
+            line.append(" " + cells, style=self._s("graph"))
         return line
 
     def _extras(self, gpu: GpuSample) -> Text:
@@ -254,7 +238,7 @@ class GpuCard(Widget):
         series = self._series("utilization_percent")
         room = width - util.cell_len - rest.cell_len
         if series is not None and room >= 4:
-            util.append(spark(series.values(), room, 0.0, 100.0), style=self._s("graph"))
+            util.append(spark(series.values(room), room, 0.0, 100.0), style=self._s("graph"))
         util.append_text(rest)
         clocks = Text("SM ", style=label).append(
             f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"
@@ -276,7 +260,7 @@ class GpuCard(Widget):
             line.truncate(width, overflow="ellipsis")
         return [head, util, clocks]
 
-    def _full(self, gpu: GpuSample, width: int) -> list[Text]:
+    def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
         rows = [
             self._row("GPU", "utilization_percent", None, ends["util"], width),
@@ -294,7 +278,7 @@ class GpuCard(Widget):
         for line in rows:
             line.truncate(width, overflow="ellipsis")
         return (
-            history_graphs(self.history, gpu, width, self.size.height - len(rows), self._s)
+            history_graphs(self.history, gpu, width, height - len(rows), self._s)
             if self.has_class("-fill") and self.history is not None
             else []
         ) + rows

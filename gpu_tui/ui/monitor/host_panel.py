@@ -5,14 +5,13 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.history import History, Series
 from gpu_tui.core.samples import Sample
 from gpu_tui.ui.monitor.draw import bar, gib, graph_block, spark
+from gpu_tui.ui.monitor.rows import RowsWidget
 
 LABEL = 5
 """Width of the row labels (``CPU``, ``MEM``) so bars line up."""
@@ -33,9 +32,10 @@ def title_for(sample: Sample, cpu_name: str | None) -> str:
     return " · ".join(parts)
 
 
-class HostPanel(Widget):
+class HostPanel(RowsWidget):
     """Draws the latest host sample against the sampler's history. The pane calls ``show``."""
 
+    PART_PREFIX = "host-panel"
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "host-panel--label",
         "host-panel--fill",
@@ -49,50 +49,39 @@ class HostPanel(Widget):
         self.sample: Sample | None = None
         self.history: History | None = None
         self.cpu_name: str | None = None
-        self._style_memo: dict[str, Style] = {}
+        self._title = ""
 
     @property
     def core_count(self) -> int:
         return 0 if self.sample is None else len(self.sample.cpu.per_core_percent)
 
     def show(self, sample: Sample, history: History, cpu_name: str | None) -> None:
-        # Row count depends on the core count, fixed from the first sample: lay out only then.
-        first = self.sample is None
         self.sample, self.history, self.cpu_name = sample, history, cpu_name
-        self.border_title = title_for(sample, cpu_name)
-        self.refresh(layout=first)
+        title = title_for(sample, cpu_name)
+        if title != self._title:  # setting a title repaints the whole panel, so only on change
+            self.border_title = self._title = title
+        self.update_rows()
 
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return len(self._lines(width)) if self.sample is not None else 1
-
-    def render(self) -> Text:
-        self._style_memo.clear()  # looked up afresh each frame: the theme may change
+    def build_rows(self, width: int, height: int) -> list[Text]:
         if self.sample is None:
-            return Text("Reading CPU and memory…", style=self._style("label"))
-        return Text("\n").join(self._lines(self.size.width))
-
-    def _style(self, part: str) -> Style:
-        # Each lookup resolves CSS (~0.3 ms); one frame asks for the same few many times.
-        style = self._style_memo.get(part)
-        if style is None:
-            style = self._style_memo[part] = self.get_component_rich_style(f"host-panel--{part}")
-        return style
+            return [Text("Reading CPU and memory…", style=self.part("label"))]
+        return self._lines(width, height)
 
     def _meter(self, label: str, value: float | None, series: Series, width: int, end: str) -> Text:
         """``LABEL bar number history`` on one row; the bar takes a third of the width."""
         bar_width = max(6, width // 3)
-        line = Text(f"{label:<{LABEL}}", style=self._style("label"))
+        line = Text(f"{label:<{LABEL}}", style=self.part("label"))
         line.append_text(
-            bar(value, bar_width, self._style("fill"), self._style("track"), high=series.high or 0)
+            bar(value, bar_width, self.part("fill"), self.part("track"), high=series.high or 0)
         )
         line.append(f" {end:<14}")
         rest = width - line.cell_len - 1
         if rest > 4 and not self.has_class("-wide"):  # wide: the graphs above show history
-            line.append(" " + spark(series.values(), rest, series.low, series.high))
-            line.stylize(self._style("graph"), len(line) - rest, len(line))
+            line.append(" " + spark(series.values(rest), rest, series.low, series.high))
+            line.stylize(self.part("graph"), len(line) - rest, len(line))
         return line
 
-    def _lines(self, width: int) -> list[Text]:
+    def _lines(self, width: int, height: int) -> list[Text]:
         sample, history = self.sample, self.history
         assert sample is not None
         assert history is not None
@@ -109,7 +98,7 @@ class HostPanel(Widget):
         swap_end = f"{gib(swap_used)}/{gib(swap_total)} GiB"
         if not swap_total:
             line = self._meter("MEM", used, history.memory_used_bytes, width - 10, mem_end)
-            lines.append(line.append("  no swap", style=self._style("label")))
+            lines.append(line.append("  no swap", style=self.part("label")))
         elif wide or width < 70:
             lines.append(self._meter("MEM", used, history.memory_used_bytes, width, mem_end))
             lines.append(self._meter("SWAP", swap_used, history.swap_used_bytes, width, swap_end))
@@ -122,14 +111,14 @@ class HostPanel(Widget):
             )
             lines.append(line)
         if wide:
-            return self._with_graphs(lines, width)
+            return self._with_graphs(lines, width, height)
         return lines
 
-    def _with_graphs(self, meters: list[Text], width: int) -> list[Text]:
+    def _with_graphs(self, meters: list[Text], width: int, height: int) -> list[Text]:
         """On a big screen the spare rows become CPU and memory history, on fixed scales."""
         history = self.history
         assert history is not None
-        spare = self.size.height - len(meters) - 2  # two caption rows
+        spare = height - len(meters) - 2  # two caption rows
         if spare < 4:
             return meters
         cpu_rows = max(2, spare * 3 // 5)
@@ -137,7 +126,7 @@ class HostPanel(Widget):
         top = gib(int(memory.high)) if memory.high else "?"
         return [
             *graph_block(
-                "CPU busy, %", history.cpu_percent, width, cpu_rows, ("100", "50", "0"), self._style
+                "CPU busy, %", history.cpu_percent, width, cpu_rows, ("100", "50", "0"), self.part
             ),
             *meters,
             *graph_block(
@@ -146,7 +135,7 @@ class HostPanel(Widget):
                 width,
                 spare - cpu_rows,
                 (top, "", "0"),
-                self._style,
+                self.part,
             ),
         ]
 
@@ -167,9 +156,9 @@ class HostPanel(Widget):
             for index in range(row, count, rows):  # column-major: core numbers run downwards
                 if line:
                     line.append("  ")
-                line.append(f"{index:>{digits}} ", style=self._style("label"))
+                line.append(f"{index:>{digits}} ", style=self.part("label"))
                 line.append_text(
-                    bar(percents[index], bar_width, self._style("fill"), self._style("track"))
+                    bar(percents[index], bar_width, self.part("fill"), self.part("track"))
                 )
                 line.append(f"{percents[index]:4.0f}%")
             lines.append(line)
@@ -182,10 +171,10 @@ class HostPanel(Widget):
         lines = []
         for start in range(0, len(cells), usable):
             label = "cores" if start == 0 else ""
-            line = Text(f"{label:<{LABEL}}", style=self._style("label"))
-            lines.append(line.append(cells[start : start + usable], style=self._style("fill")))
+            line = Text(f"{label:<{LABEL}}", style=self.part("label"))
+            lines.append(line.append(cells[start : start + usable], style=self.part("fill")))
         busiest = sorted(range(len(percents)), key=lambda i: -percents[i])[:8]
-        summary = Text(f"{'top':<{LABEL}}", style=self._style("label"))
+        summary = Text(f"{'top':<{LABEL}}", style=self.part("label"))
         summary.append("  ".join(f"#{i} {percents[i]:.0f}%" for i in busiest))
         lines.append(summary)
         return lines

@@ -6,13 +6,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
-from textual.geometry import Size
-from textual.widget import Widget
 
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import GpuProcess, GpuSample
 from gpu_tui.ui.monitor.draw import bytes_short
+from gpu_tui.ui.monitor.rows import RowsWidget
 
 SORT_KEYS = ("vram", "sm", "pid", "gpu")
 """What ``s`` cycles through; the first is the default (the biggest VRAM user on top)."""
@@ -99,13 +98,14 @@ def process_rows(gpus: tuple[GpuSample, ...], sort: str) -> tuple[list[ProcessRo
     return rows, notes
 
 
-class ProcessTable(Widget):
+class ProcessTable(RowsWidget):
     """The rows of ``process_rows`` as plain text under a header, in a scrolling container.
 
     Text, not a DataTable: a DataTable re-renders every visible row whenever one cell changes,
     which at one tick a second cost more than the rest of the pane together.
     """
 
+    PART_PREFIX = "process-table"
     COMPONENT_CLASSES: ClassVar[set[str]] = {"process-table--header", "process-table--hidden"}
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -114,22 +114,18 @@ class ProcessTable(Widget):
 
     def show(self, rows: list[ProcessRow]) -> None:
         if rows != self.rows_shown:
-            # The row count sets the height; only a new count needs the screen laid out again.
-            self.refresh(layout=len(rows) != len(self.rows_shown))
             self.rows_shown = rows
+            self.update_rows()  # lays the screen out again only when the row count changes
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 1 + len(self.rows_shown)
-
-    def render(self) -> Text:
-        header = self.get_component_rich_style("process-table--header")
-        hidden = self.get_component_rich_style("process-table--hidden")
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        header = self.part("header")
+        hidden = self.part("hidden")
         lines = [Text(self._format((*(label for label, _ in COLUMNS), "COMMAND")), header)]
         for row in self.rows_shown:
             lines.append(Text(self._format(row.cells), style=hidden if row.hidden else ""))
         for line in lines:
-            line.truncate(self.size.width, overflow="ellipsis")
-        return Text("\n").join(lines)
+            line.truncate(width, overflow="ellipsis")
+        return lines
 
     @staticmethod
     def _format(cells: tuple[str, ...]) -> str:
