@@ -86,20 +86,26 @@ class MonitorPane(Pane, can_focus=True):
         self._flush_pending = False
         self._closing = False
         self._error = ""
-        self._texts: dict[str, str] = {}
+        self._texts: dict[Static, str] = {}
+        # Held, not queried: a DOM query each tick costs more than the drawing it leads to.
+        self._status = Static("Starting the sampler…", id="monitor-status")
+        self._host = HostPanel(id="monitor-host")
+        self._cards: list[GpuCard] = []
+        self._table = ProcessTable()
+        self._note = Static(id="monitor-proc-note")
 
     def compose(self) -> ComposeResult:
-        yield Static("Starting the sampler…", id="monitor-status")
+        yield self._status
         with Container(id="monitor-body"):
-            yield HostPanel(id="monitor-host")
+            yield self._host
             yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
         with VerticalScroll(id="monitor-procs"):
-            yield ProcessTable()
-        yield Static(id="monitor-proc-note")
+            yield self._table
+        yield self._note
 
     def on_mount(self) -> None:
         self.query_one("#monitor-gpus").border_title = "GPUs"
-        self.query_one("#monitor-host").border_title = "CPU"
+        self._host.border_title = "CPU"
         self._update_sort_title()
 
     def focus(self, scroll_visible: bool = True) -> MonitorPane:
@@ -150,9 +156,10 @@ class MonitorPane(Pane, can_focus=True):
         if sampler.gpu_count:
             self.query_one("#monitor-no-gpu").remove()
             mode = card_mode(sampler.gpu_count, self.size.width >= WIDE_COLUMNS)
-            gpus.mount_all(
+            self._cards = [
                 GpuCard(slot, mode, id=f"gpu-card-{slot}") for slot in range(sampler.gpu_count)
-            )
+            ]
+            gpus.mount_all(self._cards)
             self.call_after_refresh(self._lay_out)
         else:
             self.query_one("#monitor-no-gpu", Static).update(
@@ -198,8 +205,8 @@ class MonitorPane(Pane, can_focus=True):
         inventory = self.inventory
         cpu_name = inventory.cpu.model if inventory is not None else None
         accelerators = inventory.accelerators if inventory is not None else ()
-        self.query_one(HostPanel).show(sample, history, cpu_name)
-        for card in self.query(GpuCard):
+        self._host.show(sample, history, cpu_name)
+        for card in self._cards:
             if card.slot >= len(sample.gpus):
                 continue
             known = card.slot < len(accelerators)
@@ -209,26 +216,24 @@ class MonitorPane(Pane, can_focus=True):
             gpu_history = history.gpus[card.slot] if card.slot < len(history.gpus) else None
             card.show(sample.gpus[card.slot], gpu_history, name, mig)
         rows, notes = process_rows(sample.gpus, self.sort)
-        self.query_one(ProcessTable).show(rows)
+        self._table.show(rows)
         if not rows and not notes and sample.gpus:
             notes = ["No GPU processes."]
-        self._set_text("#monitor-proc-note", "\n".join(notes))
+        self._set_text(self._note, "\n".join(notes))
         self._show_status()
 
-    def _set_text(self, selector: str, text: str) -> None:
+    def _set_text(self, widget: Static, text: str) -> None:
         """Update a Static only when its text changes: each update costs a screen layout."""
-        widget = self.query_one(selector, Static)
-        if self._texts.get(selector) != text:
-            self._texts[selector] = text
+        if self._texts.get(widget) != text:
+            self._texts[widget] = text
             widget.update(text)
             widget.display = bool(text)
 
     def watch_inventory(self, inventory: Inventory | None) -> None:
         if inventory is None:
             return
-        host = self.query_one(HostPanel)
-        if host.sample is None:  # name the CPU before the first tick has anything to show
-            host.border_title = inventory.cpu.model
+        if self._host.sample is None:  # name the CPU before the first tick has anything to show
+            self._host.border_title = inventory.cpu.model
         if self._latest is not None and self.active:
             self.redraw()
 
@@ -238,8 +243,8 @@ class MonitorPane(Pane, can_focus=True):
     def _lay_out(self) -> None:
         wide = self.size.width >= WIDE_COLUMNS
         self.set_class(wide, "-wide")
-        self.query_one(HostPanel).set_class(wide, "-wide")
-        cards = list(self.query(GpuCard))
+        self._host.set_class(wide, "-wide")
+        cards = self._cards
         mode = card_mode(len(cards), wide)
         gpus = self.query_one("#monitor-gpus")
         gpus.set_class(mode == "full" and len(cards) > 1, "-grid")
@@ -261,13 +266,12 @@ class MonitorPane(Pane, can_focus=True):
             parts.append(f"{sampler.hung_devices} GPU(s) not answering: last readings shown")
         if self._error:
             parts.append(f"error: {self._error}")
-        self._set_text("#monitor-status", "  ·  ".join(parts))
-        self.query_one("#monitor-status").set_class(self.paused, "-paused")
+        self._set_text(self._status, "  ·  ".join(parts))
+        self._status.set_class(self.paused, "-paused")
 
     def _update_sort_title(self) -> None:
-        self.query_one(
-            "#monitor-procs"
-        ).border_title = f"GPU processes · sorted by {SORT_TITLES[self.sort]} (s)"
+        title = f"GPU processes · sorted by {SORT_TITLES[self.sort]} (s)"
+        self.query_one("#monitor-procs").border_title = title
 
     # ---- keys ---------------------------------------------------------------------------
     def _set_interval(self, seconds: float) -> None:
@@ -285,10 +289,7 @@ class MonitorPane(Pane, can_focus=True):
     def action_pause(self) -> None:
         self.paused = not self.paused
         if self.sampler is not None:
-            if self.paused:
-                self.sampler.pause()
-            else:
-                self.sampler.resume()
+            self.sampler.pause() if self.paused else self.sampler.resume()
         self._show_status()
 
     def action_sort(self) -> None:
