@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -62,3 +63,12 @@ def app_factory() -> Callable[..., GpuTuiApp]:
         return make_app(config)
 
     return build
+
+
+@pytest.fixture
+def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
+    for name in list(os.environ):
+        textual = name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
+        if textual or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR"):
+            monkeypatch.delenv(name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -260,18 +259,6 @@ def test_crossover_plot_marks_where_the_gpu_starts_to_win() -> None:
     spec = plot_data.build("crossover", cpu + gpu, gpu=True)
     assert [label for _, label in spec.vlines] == ["cuda:0 resident wins from n=64"]
     assert {s.label for s in spec.series} == {"cpu-torch", "gpu-resident"}
-
-
-@pytest.fixture
-def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
-    for name in list(os.environ):
-        if (name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")) or name in (
-            "NO_COLOR",
-            "COLORTERM",
-            "FORCE_COLOR",
-        ):
-            monkeypatch.delenv(name)
 
 
 def recorded_app(data_dir: Path) -> GpuTuiApp:

@@ -3,7 +3,6 @@ from recorded bench messages (sync tests: snap_compare runs the app itself)."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,13 +20,8 @@ from gpu_tui.ui.kitchen_pane import KitchenPane
 Before = Callable[[Pilot[Any]], Any]
 
 
-@pytest.fixture(autouse=True)
-def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
-    for name in list(os.environ):
-        textual = name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
-        if textual or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR"):
-            monkeypatch.delenv(name)
+# Colour and Textual settings from the shell must not leak into snapshots (tests/ui/conftest.py).
+pytestmark = pytest.mark.usefixtures("plain_environment")
 
 
 class FakeClock:

@@ -3,7 +3,6 @@ drives itself, then paused (sync tests: snap_compare runs the app itself)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -25,13 +24,8 @@ NEVER = 60.0
 MISSING_PID = 2**31 - 1  # above any pid_max: a host PID not visible here, on every machine
 
 
-@pytest.fixture(autouse=True)
-def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
-    for name in list(os.environ):
-        textual = name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")
-        if textual or name in ("NO_COLOR", "COLORTERM", "FORCE_COLOR"):
-            monkeypatch.delenv(name)
+# Colour and Textual settings from the shell must not leak into snapshots (tests/ui/conftest.py).
+pytestmark = pytest.mark.usefixtures("plain_environment")
 
 
 def vary(fake: FakeNvml, n: int) -> None:

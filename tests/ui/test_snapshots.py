@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -11,17 +10,8 @@ from textual.pilot import Pilot
 
 from gpu_tui.ui.app import GpuTuiApp
 
-
-@pytest.fixture(autouse=True)
-def plain_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Colour and Textual settings from the developer's shell must not leak into snapshots."""
-    for name in list(os.environ):
-        if (name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")) or name in (
-            "NO_COLOR",
-            "COLORTERM",
-            "FORCE_COLOR",
-        ):
-            monkeypatch.delenv(name)
+# Colour and Textual settings from the shell must not leak into snapshots (tests/ui/conftest.py).
+pytestmark = pytest.mark.usefixtures("plain_environment")
 
 
 async def settle(pilot: Pilot[Any]) -> None:
