@@ -183,6 +183,8 @@ ZEN4 = frozenset({"avx", "avx2", "fma", "avx512f"})
         ("GenuineIntel", 6, 0x55, frozenset({"avx2", "fma", "avx512f"}), 64),
         ("GenuineIntel", 6, 0x8F, frozenset({"avx2", "fma", "avx512f"}), 64),
         ("GenuineIntel", 6, 0x7E, frozenset({"avx2", "fma", "avx512f"}), 32),
+        # a VM that masks the model (0xA7 is a client part) but passes AMX through: a Xeon
+        ("GenuineIntel", 6, 0xA7, frozenset({"avx2", "fma", "avx512f", "amx_tile"}), 64),
         ("GenuineIntel", 6, 0x3F, frozenset({"avx", "avx2", "fma"}), 32),
         ("GenuineIntel", 6, 0x2A, frozenset({"avx"}), 16),
     ],
