@@ -108,17 +108,23 @@ def lessons(document: RunDocument) -> list[str]:
     """The sentences the numbers support: speedup named both sides, crossover, the sum lesson."""
     results, lines = document.results, []
     threads = (document.environment or {}).get("cpu_threads")
-    cpu = [r for r in _by(results, "linear") if r.device == "cpu"]
+    cpu = min(
+        (r for r in _by(results, "linear") if r.device == "cpu"),
+        key=lambda r: r.median_seconds,
+        default=None,
+    )
     for g in (r for r in _by(results, "linear") if r.device != "cpu"):
         if cpu:
-            c = cpu[0]
+            c = cpu  # the faster of torch and numpy: "CPU best" (rule R11)
             mode = f"{g.dtype}" + ("-ieee" if g.dtype == "fp32" else "")
             lines.append(
-                f"Linear(10000,10000) batch {g.params['batch']}: CPU {c.dtype} ({threads} threads) "
+                f"Linear(10000,10000) batch {g.params['batch']}: CPU {c.dtype} "
+                f"({library(c)}, {threads} threads) "
                 f"{_seconds(c.median_seconds)}/call vs {g.device} {mode} "
                 f"{_seconds(g.median_seconds)}/call = {c.median_seconds / g.median_seconds:,.0f}x "
                 "faster on the GPU (inputs resident, both warmed up and synchronised)"
             )
+    lines.extend(cpu_best_lines(document))
     for device, scopes in crossover_points(results).items():
         shown = ", ".join(
             f"{scope}: {'n=' + str(n) if n else 'never in this sweep'}"
@@ -149,6 +155,39 @@ def lessons(document: RunDocument) -> list[str]:
             "CPU figures may be low; rerun on an idle machine"
         )
     return lines
+
+
+def library(result: BenchResult) -> str:
+    """Which library ran a CPU row: numpy variants end in ``-numpy``; the rest are torch."""
+    return "numpy" if result.variant.endswith("-numpy") else "torch"
+
+
+def cpu_best_lines(document: RunDocument) -> list[str]:
+    """Which of torch and numpy multiplied fp32 matrices faster on the CPU, at the largest size
+    both ran, each with its BLAS build named (rule R11); or that numpy was not there."""
+    env = document.environment or {}
+    blas = {"torch": env.get("blas"), "numpy": env.get("numpy_blas")}
+    rows = [
+        r
+        for r in _by(document.results, "gemm")
+        if r.device == "cpu" and r.dtype == "fp32" and r.cache != "cold"
+    ]
+    by_size: dict[int, dict[str, BenchResult]] = defaultdict(dict)
+    for r in rows:
+        by_size[int(r.params["n"])][library(r)] = r
+    both = [n for n, found in by_size.items() if len(found) == 2]
+    if not both:
+        if rows and "numpy_version" in env and env["numpy_version"] is None:
+            return ["numpy is not installed for the benchmark: the CPU figures are torch's alone"]
+        return []
+    n = max(both)
+    pair = sorted(by_size[n].values(), key=lambda r: r.median_seconds)
+    shown = ", ".join(
+        f"{library(r)} ({blas[library(r)] or 'BLAS unknown'}) {_number(r.value)} {r.unit}"
+        for r in pair
+    )
+    ratio = pair[1].median_seconds / pair[0].median_seconds
+    return [f"CPU best fp32 GEMM at n={n}: {shown}; {library(pair[0])} is {ratio:.2f}x faster"]
 
 
 def telemetry_lines(document: RunDocument) -> list[str]:
@@ -200,7 +239,8 @@ def charts(results: list[BenchResult], *, width: int = 78, color: bool = True) -
     for r in results:
         if r.benchmark == "gemm":
             cold = " cold" if r.cache == "cold" else ""
-            line = f"{r.device} {r.dtype}{cold} {r.unit}"
+            numpy = " numpy" if library(r) == "numpy" else ""  # never one line with torch's
+            line = f"{r.device} {r.dtype}{cold}{numpy} {r.unit}"
             series["GEMM: figure vs n (log n)"][line][r.params["n"]] = r.value
         elif r.benchmark == "crossover":
             key = "Crossover: microseconds per call vs n (log-log)"

@@ -57,7 +57,10 @@ NAMES = tuple(b.name for b in CATALOG)
 _P2 = [2**i for i in range(4, 15)]  # 16 … 16384
 _QUICK: dict[str, dict[str, Any]] = {
     "gemm": {
-        "cpu": {"dtypes": {"fp32": [256, 512, 1024, 2048], "bf16": [1024], "fp16": [256]}},
+        "cpu": {
+            "dtypes": {"fp32": [256, 512, 1024, 2048], "bf16": [1024], "fp16": [256]},
+            "numpy": True,  # the fp32 rows again through numpy: "CPU best" (rule R11)
+        },
         "gpu": {
             "dtypes": {
                 "fp32": [1024, 4096, 8192],
@@ -78,7 +81,7 @@ _QUICK: dict[str, dict[str, Any]] = {
     "launch": {"cpu": {}, "gpu": {"graph_kernels": 100}},
     "reduction": {"cpu": {"n": 10_000}, "gpu": {"n": 10_000}},
     "linear": {
-        "cpu": {"batch": 1000, "features": 10_000, "dtypes": ["fp32"]},
+        "cpu": {"batch": 1000, "features": 10_000, "dtypes": ["fp32"], "numpy": True},
         "gpu": {"batch": 1000, "features": 10_000, "dtypes": ["fp32", "tf32", "bf16"]},
     },
     "crossover": {"cpu": {"sizes": _P2[:6]}, "gpu": {"sizes": _P2[:6]}},
@@ -172,7 +175,8 @@ def measurement_points(spec: dict[str, Any], kind: str) -> int:
     name = spec["name"]
     if name == "gemm":
         cold = params.get("cold") or {}
-        return sum(len(sizes) for sizes in [*params["dtypes"].values(), *cold.values()])
+        numpy = len(params["dtypes"].get("fp32", [])) if params.get("numpy") else 0
+        return numpy + sum(len(sizes) for sizes in [*params["dtypes"].values(), *cold.values()])
     if name == "bandwidth":
         return len(params["kernels"])
     if name == "transfer":
@@ -185,7 +189,7 @@ def measurement_points(spec: dict[str, Any], kind: str) -> int:
         return 2 * len(params["sizes"])
     if name in ("mlp", "transformer"):
         return len(params["batches"]) * len(params["dtypes"])
-    return len(params.get("dtypes", [1]))
+    return len(params.get("dtypes", [1])) + (1 if params.get("numpy") else 0)
 
 
 def estimate_seconds(plan: dict[str, Any], *, gpus: int = 0) -> float:
@@ -198,5 +202,6 @@ def estimate_seconds(plan: dict[str, Any], *, gpus: int = 0) -> float:
         total += gpus * measurement_points(spec, "gpu") * (budget * 1.2 + 0.2)
         if spec["name"] == "linear" and spec.get("cpu"):
             flop = 2 * spec["cpu"]["batch"] * spec["cpu"]["features"] ** 2
-            total += 4 * flop / 100e9  # ~100 GFLOP/s: a small server CPU
+            calls = 8 if spec["cpu"].get("numpy") else 4  # torch, then numpy (R11)
+            total += calls * flop / 100e9  # ~100 GFLOP/s: a small server CPU
     return total

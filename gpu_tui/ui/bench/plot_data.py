@@ -49,6 +49,8 @@ def _lines(
     for r in results:
         if r.benchmark == benchmark and key in r.params:
             cold = " cold" if r.cache == "cold" else ""  # never one line with its hot twin
+            if r.variant.endswith("-numpy"):
+                cold += " numpy"  # nor numpy's row with torch's
             name = label.format(device=r.device, dtype=r.dtype or "", variant=r.variant, cold=cold)
             found[name][float(r.params[key])] = r.value * scale
     return found
@@ -156,7 +158,10 @@ def transfer(results: list[BenchResult], baseline: list[BenchResult], gpu: bool)
 
 
 def _bar_label(r: BenchResult, threads: object) -> str:
-    side = f"CPU {r.dtype} ({threads} thr)" if r.device == "cpu" else f"{r.device} {r.dtype}"
+    library = "numpy" if r.variant.endswith("-numpy") else "torch"
+    side = (
+        f"CPU {r.dtype} {library} ({threads} thr)" if r.device == "cpu" else f"{r.device} {r.dtype}"
+    )
     if r.device != "cpu" and r.dtype == "fp32":
         side += "-ieee"
     return side
@@ -174,9 +179,10 @@ def linear(
     cpu = [r for r in results if r.benchmark == "linear" and r.device == "cpu"]
     fast = [r for r in results if r.benchmark == "linear" and r.device != "cpu"]
     if cpu and fast:
+        best = min(cpu, key=lambda r: r.median_seconds)  # "CPU best": torch or numpy (R11)
         note = "; ".join(
-            f"{_bar_label(g, threads)} is {cpu[0].median_seconds / g.median_seconds:,.0f}× "
-            f"{_bar_label(cpu[0], threads)} per call"
+            f"{_bar_label(g, threads)} is {best.median_seconds / g.median_seconds:,.0f}× "
+            f"{_bar_label(best, threads)} per call"
             for g in fast
         )
     elif gpu:

@@ -42,7 +42,7 @@ def test_quick_pairs_one_cold_gpu_gemm_with_its_hot_row_and_leaves_the_cpu_alone
     assert "cold" not in gemm["cpu"]
     hot_points = sum(len(sizes) for sizes in gemm["gpu"]["dtypes"].values())
     assert suites.measurement_points(gemm, "gpu") == hot_points + 1
-    assert suites.measurement_points(gemm, "cpu") == 6
+    assert suites.measurement_points(gemm, "cpu") == 6 + 4  # 6 torch rows, 4 numpy fp32 rows
 
 
 class FakeEvent:

@@ -279,7 +279,8 @@ def test_a_cpu_run_opens_no_nvml_and_keeps_hot_rows_only() -> None:
     assert finished.status == "completed", finished.document.errors
     assert fake.calls == []
     assert [(r.variant, r.cache, r.telemetry) for r in finished.document.results] == [
-        ("mm", "hot", None)
+        ("mm", "hot", None),
+        ("mm-numpy", "hot", None),
     ]
     assert "telemetry" not in (finished.document.environment or {})
     skipped = [s for s in got if isinstance(s, m.Skipped) and s.params.get("cache") == "cold"]

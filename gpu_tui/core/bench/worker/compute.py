@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .context import DTYPES, Context, check
+from .cpu_best import numpy_linear, numpy_matmul, numpy_module
 
 # Relative Frobenius error against float64 that each dtype must meet (rule R6). fp8 is compared
 # with the product of its own (quantised) inputs, so only accumulation and bf16 output count.
@@ -125,9 +126,26 @@ def gemm(ctx: Context, device: str, params: dict[str, Any]) -> None:
                 ctx.result(
                     "gemm", "mm", device, dtype, {"m": n, "n": n, "k": n}, measured, checks=checks
                 )
+                if device == "cpu" and dtype == "fp32" and params.get("numpy"):
+                    _gemm_numpy(ctx, n, reference)
             last = (n, measured[0].median)
             run = output = reference = None  # free this size before allocating the next
     gemm_cold(ctx, device, params.get("cold") or {})
+
+
+def _gemm_numpy(ctx: Context, n: int, reference: Any) -> None:
+    """The same fp32 GEMM through numpy's BLAS, so the report can name the "CPU best" (R11)."""
+    numpy = numpy_module()
+    if numpy is None:
+        ctx.skip("gemm", "cpu", "numpy is not installed: no numpy row", dtype="fp32", n=n)
+        return
+    torch = ctx.torch
+    ctx.progress(f"GEMM fp32 n={n} on cpu (numpy)")
+    run, out = numpy_matmul(numpy, ctx.randn((n, n), "cpu"), ctx.randn((n, n), "cpu"))
+    measured = ctx.time("cpu", run)
+    got = torch.from_numpy(out[: min(n, CHECK_ROWS)])
+    checks = check(torch, got, reference, TOLERANCE["fp32"])
+    ctx.result("gemm", "mm-numpy", "cpu", "fp32", {"m": n, "n": n, "k": n}, measured, checks=checks)
 
 
 def gemm_cold(ctx: Context, device: str, sizes_by_dtype: dict[str, list[int]]) -> None:
@@ -204,6 +222,24 @@ def linear(ctx: Context, device: str, params: dict[str, Any]) -> None:
             "threads": torch.get_num_threads() if device == "cpu" else None,
         }
         ctx.result("linear", "forward", device, dtype, params_out, measured, checks=checks)
+        if device == "cpu" and dtype == "fp32" and params.get("numpy"):
+            _linear_numpy(ctx, model, x, reference, params_out)
+
+
+def _linear_numpy(
+    ctx: Context, model: Any, x: Any, reference: Any, params_out: dict[str, Any]
+) -> None:
+    """The same Linear through numpy's BLAS: the CPU side of the speedup is the faster (R11)."""
+    numpy = numpy_module()
+    if numpy is None:
+        ctx.skip("linear", "cpu", "numpy is not installed: no numpy row", dtype="fp32")
+        return
+    ctx.progress(f"Linear({params_out['in_features']}, {params_out['out_features']}) numpy")
+    run, out = numpy_linear(numpy, x, model.weight, model.bias)
+    measured = ctx.time("cpu", run)
+    got = ctx.torch.from_numpy(out[: len(reference)])
+    checks = check(ctx.torch, got, reference, TOLERANCE["fp32"])
+    ctx.result("linear", "forward-numpy", "cpu", "fp32", params_out, measured, checks=checks)
 
 
 def mlp(ctx: Context, device: str, params: dict[str, Any]) -> None:

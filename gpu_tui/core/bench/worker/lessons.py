@@ -4,21 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import math
 import random
 from typing import Any
 
 from .compute import fp32_mode
 from .context import Context
-
-
-def _numpy() -> Any:
-    """numpy if this interpreter has it: "CPU best" is the faster of torch and numpy."""
-    try:
-        return importlib.import_module("numpy")
-    except ImportError:
-        return None
+from .cpu_best import numpy_module
 
 
 def reduction(ctx: Context, device: str, params: dict[str, Any]) -> None:
@@ -51,7 +43,7 @@ def reduction(ctx: Context, device: str, params: dict[str, Any]) -> None:
         report("python-loop", python_loop, "fp64", on="cpu", host=True, scope="host")
         report("builtin-sum", lambda: sum(data), "fp64", on="cpu", host=True, scope="host")
         report("torch-sum", lambda: host64.sum(), "fp64", on="cpu", host=True, scope="resident")
-        numpy = _numpy()
+        numpy = numpy_module()
         if numpy is not None:
             array = numpy.asarray(data, dtype=numpy.float64)
             report("numpy-sum", lambda: array.sum(), "fp64", on="cpu", host=True, scope="resident")
@@ -104,7 +96,7 @@ def crossover(ctx: Context, device: str, params: dict[str, Any]) -> None:
     gpu-tui finds the crossover (the smallest n where the GPU is faster) from these rows."""
     torch = ctx.torch
     budget = ctx.budget * float(params.get("budget_share", 0.5))
-    numpy = _numpy() if device == "cpu" else None
+    numpy = numpy_module() if device == "cpu" else None
     for n in params["sizes"]:
         a_host = ctx.randn((n, n), "cpu")
         b_host = ctx.randn((n, n), "cpu")

@@ -9,6 +9,8 @@ import sys
 import time
 from typing import Any
 
+from .cpu_best import numpy_record
+
 
 def _read(path: str) -> str | None:
     try:
@@ -184,6 +186,7 @@ def environment(torch: Any, devices: list[str]) -> dict[str, Any]:
         "cpu_threads": torch.get_num_threads(),
         "cpu_interop_threads": torch.get_num_interop_threads(),
         "blas": blas_backend(torch),
+        **numpy_record(),  # numpy's BLAS may differ from torch's: "CPU best" names both (R11)
         "precision_flags": precision_flags(torch),
         "devices": [device_record(torch, d) for d in devices],
     }
