@@ -62,6 +62,9 @@ class BenchResult:
     """``hot`` (inputs already in cache from the previous call) or ``cold`` (flushed, R5)."""
     telemetry: dict[str, Any] | None = None
     """NVML readings over the timed part (R9): clocks, power, temperature, throttle reasons."""
+    launch_inclusive_seconds: float | None = None
+    """For a short GPU kernel timed as a CUDA-graph replay (R4): the eager time per call, with
+    the launch overhead a Python loop of such calls pays."""
 
     @property
     def key(self) -> str:
@@ -113,6 +116,7 @@ def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
         foreign_cpu_vcpus=message.get("foreign_cpu_vcpus"),
         precision=message.get("precision"),
         cache=message.get("cache"),
+        launch_inclusive_seconds=timing.get("launch_inclusive_seconds"),
     )
 
 

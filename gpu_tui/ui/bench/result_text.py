@@ -127,6 +127,7 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
         spread += f"; best {seconds(r.best_seconds)} (capability, not the headline)"
     cache = {"cold": "; caches flushed before every call (cold)", "hot": "; hot caches"}
     lines.append(spread + f"; {r.scope}{cache.get(r.cache or '', '')}.")
+    lines.append(timing_method_line(r))
     if r.telemetry:
         lines.append(gpu_line(r.telemetry))
     if r.percent_of_peak is not None and r.peak:
@@ -141,6 +142,22 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
         )
     lines.extend(f"! {w}" for w in r.warnings)
     return [line for line in lines if line]
+
+
+def timing_method_line(r: BenchResult) -> str:
+    """How a GPU row was timed, when it matters: a graph replay, or why it could not be one."""
+    if r.launch_inclusive_seconds:
+        calls = r.timing.get("calls_per_graph") or "many"
+        return (
+            f"Timed as a CUDA-graph replay of {calls} calls (the launch overhead left out); "
+            f"one at a time, launch included, a call takes {seconds(r.launch_inclusive_seconds)}."
+        )
+    if r.timing.get("graph_skipped"):
+        return (
+            "Too short for a fair event timing, but not capturable as a CUDA graph "
+            f"({r.timing['graph_skipped']}): the figure includes the launch overhead."
+        )
+    return ""
 
 
 def gpu_line(t: dict[str, Any]) -> str:

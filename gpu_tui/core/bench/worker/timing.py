@@ -40,6 +40,13 @@ class Timing:
     """``time.monotonic()`` when the last timed block ended."""
     warmup_stable: bool | None = None
     """Whether the warm-up call times settled (R2 clock-ramp proxy); None when not asked for."""
+    method: str = "host-clock"
+    """``host-clock`` (synchronised), ``cuda-events``, ``cuda-events-cold`` or ``cuda-graph``."""
+    launch_inclusive_seconds: float | None = None
+    """For ``cuda-graph`` rows: the eager time per call, launch overhead included (R4)."""
+    calls_per_graph: int | None = None
+    graph_skipped: str | None = None
+    """Why a short kernel could not be captured into a graph; its figure includes the launch."""
 
     def as_dict(self) -> dict[str, Any]:
         figures: dict[str, Any] = dict(summary(self.samples))
@@ -52,6 +59,10 @@ class Timing:
             stop_reason=self.stop_reason,
             timed_wall_seconds=self.timed_wall_seconds,
             warmup_stable=self.warmup_stable,
+            method=self.method,
+            launch_inclusive_seconds=self.launch_inclusive_seconds,
+            calls_per_graph=self.calls_per_graph,
+            graph_skipped=self.graph_skipped,
         )
         return figures
 
