@@ -6,6 +6,7 @@ import time as clock
 from collections.abc import Callable
 from typing import Any
 
+from .clock_ramp import ClockRamp
 from .graphs import GRAPH_BELOW_SECONDS, calls_per_graph, capture, per_call, why_not_captured
 from .protocol import Channel
 from .sysinfo import LoadProbe, available_memory_bytes, precision_flags
@@ -89,12 +90,14 @@ class Context:
             )
             target, warmup = CUDA_BLOCK_SECONDS, max(0.025, min(0.2, budget / 2))
             settle = min(1.0, budget)  # keep warming until the clock ramps: capped (R2)
+            ramp = ClockRamp.for_device(self.torch, device)
         else:
             sync = None if device == "cpu" else (lambda: self.sync(device))
             block = host_block(fn, sync)
             # torch.utils.benchmark's rule: timer overhead ≤ 1e-4 of a block, block ≥ budget/1000
             target, warmup = max(self._overhead * 1e4, budget / 1000), 0.025
             settle = 0.0  # a CPU has no idle-clock ramp worth the quick suite's time
+            ramp = None
         probe = LoadProbe()
         probe.start()
         timing = measure(
@@ -106,7 +109,10 @@ class Context:
             warmup_min_seconds=warmup,
             min_repeats=min_repeats,
             settle_max_seconds=settle,
+            ramped=None if ramp is None else ramp.ramped,
         )
+        if ramp is not None:
+            timing.extra.update(ramp.record())
         if self.is_cuda(device) and not host:
             timing.method = "cuda-events" if flush is None else "cuda-events-cold"
             if flush is None and timing.median < GRAPH_BELOW_SECONDS:

@@ -64,6 +64,7 @@ def per_call(replay: Timing, calls: int, eager: Timing) -> Timing:
         method="cuda-graph",
         launch_inclusive_seconds=eager.median,
         calls_per_graph=calls,
+        extra=dict(eager.extra),
     )
     # telemetry is matched to the whole timed stretch: the eager blocks, then the replays (R9)
     timing.timed_end = replay.timed_end

@@ -47,6 +47,8 @@ class Timing:
     calls_per_graph: int | None = None
     graph_skipped: str | None = None
     """Why a short kernel could not be captured into a graph; its figure includes the launch."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """More for the record, e.g. the SM clock when warm-up ended (see ``clock_ramp``)."""
 
     def as_dict(self) -> dict[str, Any]:
         figures: dict[str, Any] = dict(summary(self.samples))
@@ -63,6 +65,7 @@ class Timing:
             launch_inclusive_seconds=self.launch_inclusive_seconds,
             calls_per_graph=self.calls_per_graph,
             graph_skipped=self.graph_skipped,
+            **self.extra,
         )
         return figures
 
@@ -93,13 +96,15 @@ def measure(
     warmup_min_seconds: float = WARMUP_MIN_SECONDS,
     min_repeats: int = MIN_REPEATS,
     settle_max_seconds: float = 0.0,
+    ramped: Callable[[], bool | None] | None = None,
 ) -> Timing:
     """Time ``block`` by the rules: the first call on its own (cold start), warm-up until
     ``WARMUP_MIN_CALLS`` calls and ``warmup_min_seconds``, then blocks until the budget is spent
     (at least ``min_repeats``) or the spread is already tight. ``check`` raises to cancel.
     With ``settle_max_seconds`` > 0 the warm-up goes on (for up to that long after the cold
     call) until the last ``SETTLE_CALLS`` calls agree
-    within ``SETTLE_TOLERANCE`` (rule R2, GPU rows)."""
+    within ``SETTLE_TOLERANCE`` and ``ramped`` (the SM clock has stopped rising) is not False
+    (rule R2, GPU rows)."""
     check()
     cold = block(1)
     warm_calls, warm_time, last = 1, cold, cold
@@ -114,7 +119,8 @@ def measure(
     if settle_max_seconds > 0:
         recent = [last]
         while True:
-            stable = len(recent) >= SETTLE_CALLS and settled(recent[-SETTLE_CALLS:])
+            calls_settled = len(recent) >= SETTLE_CALLS and settled(recent[-SETTLE_CALLS:])
+            stable = calls_settled and (ramped is None or ramped() is not False)
             if stable or warm_time - cold >= settle_max_seconds or last * 2 > budget:
                 break
             check()
