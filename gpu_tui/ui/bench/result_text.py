@@ -20,10 +20,11 @@ GPU_ADDS = (
 
 
 PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
+SHORT_VARIANTS = {"mm-numpy": "numpy", "forward-numpy": "numpy"}  # torch is the unnamed default
 
 
 def name_cell(r: BenchResult) -> str:
-    variant = "" if r.variant in PLAIN_VARIANTS else r.variant
+    variant = "" if r.variant in PLAIN_VARIANTS else SHORT_VARIANTS.get(r.variant, r.variant)
     return f"{r.benchmark} {variant}".strip()
 
 
@@ -103,6 +104,12 @@ _READ = {
 }
 
 
+NUMPY_ROW = (
+    "Computed through numpy on the same inputs: numpy's BLAS build often differs from torch's, "
+    "and the faster of the two is the CPU's best, the side any speedup is taken against."
+)
+
+
 def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     """What was measured, the numbers behind the figure, how to read it, and any warnings."""
     p = dict(r.params)
@@ -119,6 +126,8 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     }
     lines = [f"{name_cell(r)} on {r.device}: {value_cell(r)}"]
     lines.append(_WHAT.get(r.benchmark, "{variant} on {device}.").format(**fields))
+    if r.variant.endswith("-numpy"):
+        lines.append(NUMPY_ROW)
     spread = (
         f"median {seconds(r.median_seconds)} per call (p20 {seconds(r.p20_seconds)} – "
         f"p80 {seconds(r.p80_seconds)}), {r.repeats} repeats"

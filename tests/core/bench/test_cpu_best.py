@@ -15,7 +15,7 @@ from gpu_tui.core.bench.worker import compute, cpu_best
 from gpu_tui.core.bench.worker.context import Context
 from gpu_tui.core.bench.worker.protocol import Channel
 from gpu_tui.core.bench.worker.sysinfo import environment
-from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench import plot_data, result_text
 
 torch = pytest.importorskip("torch")  # the [torch] extra; CI installs it
 numpy = pytest.importorskip("numpy")  # part of the [torch] extra
@@ -123,3 +123,15 @@ def test_numpy_and_torch_gemm_rows_are_separate_plot_lines() -> None:
     spec = plot_data.build("gemm", document(rows).results)
     assert len([s for s in spec.series if not s.baseline]) == 2
     assert any("numpy" in s.label for s in spec.series)
+
+
+def test_the_pane_names_numpy_rows_and_says_why_they_are_there() -> None:
+    (torch_row, numpy_row) = document(
+        [gemm_row("mm", 256, 1e-4), gemm_row("mm-numpy", 256, 1e-4)]
+    ).results
+    assert (result_text.name_cell(torch_row), result_text.name_cell(numpy_row)) == (
+        "gemm",
+        "gemm numpy",
+    )
+    assert result_text.NUMPY_ROW in result_text.explain(numpy_row)
+    assert result_text.NUMPY_ROW not in result_text.explain(torch_row)
