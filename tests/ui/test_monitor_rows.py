@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from gpu_tui.ui.monitor.rows import RowsWidget
+from gpu_tui.ui.monitor.rows import RowsWidget, row_segments
 
 
 class Rows(RowsWidget):
@@ -52,3 +55,29 @@ async def test_only_changed_rows_are_marked_dirty(monkeypatch: pytest.MonkeyPatc
         rows.update_rows()
         assert calls[-1] == ((), {"layout": True})
         assert rows.render().plain == "a\nB\nc\nd"
+
+
+def _texts() -> list[Text]:
+    gap = Text("CPU  ", style="dim")
+    gap.append("████", style="blue").append("──", style="grey50").append("  42%")
+    gap.append("▁▂▃", style="yellow")
+    overlapping = Text("abcdef", style="italic")
+    overlapping.stylize("bold", 0, 4)
+    overlapping.stylize("red", 2, 6)  # overlaps the bold span: Rich's general path
+    empty_span = Text("ab")
+    empty_span.stylize("bold", 1, 1)
+    return [Text("plain"), Text("styled", style="bold"), gap, overlapping, empty_span, Text("")]
+
+
+@pytest.mark.parametrize("text", _texts(), ids=lambda text: text.plain or "empty")
+def test_row_segments_match_rich(text: Text) -> None:
+    """The fast path paints exactly what Text.render + Strip.apply_style paint."""
+    console = Console()
+    base = Style.parse("white on black")
+    if text.spans:
+        expected = list(Segment.apply_style(text.render(console), base))
+    else:  # Rich drops the base style of a Text without spans
+        expected = [Segment(text.plain, base + console.get_style(text.style))]
+    assert [s for s in row_segments(text, base, console, {}) if s.text] == [
+        s for s in expected if s.text
+    ]

@@ -39,8 +39,11 @@ def bar(
     filled = "█" * full + (_EIGHTHS[rest] if rest else "")
     if not filled and share > 0:
         filled = "▏"  # a real but tiny reading must not vanish
-    text = Text(filled, style=fill)
-    text.append("─" * (width - len(filled)), style=track)
+    # Side by side, not a track span inside a bar-wide fill span: rows whose spans do not
+    # overlap take the fast path to the screen (rows.row_segments). Same colours either way.
+    text = Text()
+    text.append(filled, style=fill)
+    text.append("─" * (width - len(filled)), style=fill + track)
     return text
 
 
