@@ -82,8 +82,12 @@ class Series:
             size = len(self._data)
             count = self._count if last is None else max(0, min(last, self._count))
             start = (self._head - count) % size
-            raw = [self._data[(start + i) % size] for i in range(count)]
-        return [None if math.isnan(v) else v for v in raw]
+            end = start + count
+            # At most two slices of the ring (copied in C), not one index sum per reading.
+            raw = self._data[start:end].tolist()
+            if end > size:
+                raw += self._data[: end - size].tolist()
+        return [None if v != v else v for v in raw]  # NaN marks an unknown reading
 
     def latest(self) -> float | None:
         """The newest reading, or ``None`` when empty or unknown."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
@@ -53,10 +54,18 @@ def spark(values: Sequence[float | None], width: int, low: float, high: float | 
     Right-aligned (newest at the right edge); gaps where readings were unknown. Zero draws as
     the lowest bar so an idle device still shows a baseline.
     """
-    cells: list[str] = []
-    for value in values[-width:] if width > 0 else ():
-        share = fraction(value, low, high)
-        cells.append(GAP if share is None else _LEVELS[1 + min(7, int(share * 8))])
+    recent = values[-width:] if width > 0 else ()
+    if high is None or high <= low:
+        return (GAP * len(recent)).rjust(max(0, width))
+    # ``fraction`` inlined: every row with history runs this loop each tick.
+    span = high - low
+    levels = _LEVELS
+    cells = [
+        GAP
+        if value is None or value != value  # NaN
+        else levels[1 + min(7, int(max(0.0, min(1.0, (value - low) / span)) * 8))]
+        for value in recent
+    ]
     return "".join(cells).rjust(max(0, width))
 
 
@@ -67,8 +76,11 @@ def graph_rows(
     recent: list[float | None] = list(values[-width:]) if width > 0 else []
     columns: list[float | None] = [None] * (width - len(recent))
     columns.extend(recent)
-    # Each column's height in eighths of a cell, worked out once rather than once per row;
-    # -1: a gap (drawn on the bottom row), -2: nothing recorded yet (blank).
+    if not columns:
+        return [""] * height
+    # Each column's height in eighths of a cell; -1: a gap (drawn on the bottom row),
+    # -2: nothing recorded yet (blank). Each column is drawn once as a string, top first,
+    # and the rows are read across them: a tick draws every row of every graph again.
     heights = []
     for value in columns:
         share = fraction(value, low, high)
@@ -76,17 +88,17 @@ def graph_rows(
             heights.append(-2 if value is None else -1)
         else:
             heights.append(max(1, round(share * height * 8)))  # a baseline even at zero
-    rows: list[str] = []
-    for row in range(height - 1, -1, -1):
-        floor = row * 8
-        gap = GAP if row == 0 else " "
-        rows.append(
-            "".join(
-                _LEVELS[max(0, min(8, h - floor))] if h > 0 else gap if h == -1 else " "
-                for h in heights
-            )
-        )
-    return rows
+    return ["".join(row) for row in zip(*(_column(h, height) for h in heights), strict=True)]
+
+
+@lru_cache(maxsize=4096)
+def _column(eighths: int, height: int) -> str:
+    """One graph column, top row first: ``eighths`` filled, or a gap (-1) or nothing (-2)."""
+    if eighths == -2:
+        return " " * height
+    if eighths == -1:
+        return " " * (height - 1) + GAP
+    return "".join(_LEVELS[max(0, min(8, eighths - row * 8))] for row in range(height - 1, -1, -1))
 
 
 def number(value: Maybe[float] | Maybe[int], fmt: str = ".0f", unit: str = "") -> str:

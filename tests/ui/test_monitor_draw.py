@@ -1,0 +1,59 @@
+"""Monitor drawing helpers: the fast spark and graph rows draw what the plain loops drew."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gpu_tui.ui.monitor.draw import GAP, fraction, graph_rows, spark
+
+_LEVELS = " ▁▂▃▄▅▆▇█"
+
+
+def spark_reference(values: list[float | None], width: int, low: float, high: float | None) -> str:
+    cells = []
+    for value in values[-width:] if width > 0 else ():
+        share = fraction(value, low, high)
+        cells.append(GAP if share is None else _LEVELS[1 + min(7, int(share * 8))])
+    return "".join(cells).rjust(max(0, width))
+
+
+def graph_reference(
+    values: list[float | None], width: int, height: int, low: float, high: float | None
+) -> list[str]:
+    recent = list(values[-width:]) if width > 0 else []
+    columns: list[float | None] = [None] * (width - len(recent)) + recent
+    rows = []
+    for row in range(height - 1, -1, -1):
+        cells = []
+        for value in columns:
+            share = fraction(value, low, high)
+            if share is None:
+                cells.append((GAP if row == 0 else " ") if value is not None else " ")
+            else:
+                eighths = max(1, round(share * height * 8))
+                cells.append(_LEVELS[max(0, min(8, eighths - row * 8))])
+        rows.append("".join(cells))
+    return rows
+
+
+def readings(seed: int, count: int) -> list[float | None]:
+    rng = random.Random(seed)
+    choices: list[float | None] = [None, float("nan"), -5.0, 0.0, 50.0, 100.0, 130.0]
+    return [
+        rng.choice(choices) if rng.random() < 0.2 else rng.uniform(0, 100) for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize(("width", "height"), [(0, 3), (1, 1), (7, 4), (60, 13), (200, 2)])
+@pytest.mark.parametrize("high", [100.0, None, 0.0])
+def test_fast_drawing_matches_reference(
+    seed: int, width: int, height: int, high: float | None
+) -> None:
+    values = readings(seed, seed * 7)
+    assert spark(values, width, 0.0, high) == spark_reference(values, width, 0.0, high)
+    assert graph_rows(values, width, height, 0.0, high) == graph_reference(
+        values, width, height, 0.0, high
+    )
