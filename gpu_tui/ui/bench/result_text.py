@@ -134,6 +134,9 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     )
     if r.best_seconds:
         spread += f"; best {seconds(r.best_seconds)} (capability, not the headline)"
+    cold_start = r.timing.get("cold_start_seconds")
+    if cold_start:  # rule R2: shown, never folded into the figure
+        spread += f"; first call (cold start) {seconds(cold_start)}"
     cache = {"cold": "; caches flushed before every call (cold)", "hot": "; hot caches"}
     lines.append(spread + f"; {r.scope}{cache.get(r.cache or '', '')}.")
     lines.append(timing_method_line(r))

@@ -170,3 +170,4 @@ def test_the_result_keeps_and_explains_both_figures(torch: FakeTorch) -> None:
     text = "\n".join(explain(result))
     assert "CUDA-graph replay of 20 calls" in text
     assert "launch included, a call takes 10" in text
+    assert "first call (cold start) 10" in text  # rule R2: shown, not folded in
