@@ -147,12 +147,30 @@ def lessons(document: RunDocument) -> list[str]:
         if skip.get("device") == "gpu":
             lines.append(f"GPU side of the suite skipped: {skip.get('reason')}")
             break
+    lines.extend(cold_start_lines(results))
     lines.extend(telemetry_lines(document))
     loads = [r.foreign_cpu_vcpus for r in results if r.foreign_cpu_vcpus is not None]
     if loads and max(loads) > 0.1:
         lines.append(
             f"Other processes kept up to {max(loads):.1f} vCPU busy during the run: "
             "CPU figures may be low; rerun on an idle machine"
+        )
+    return lines
+
+
+def cold_start_lines(results: list[BenchResult]) -> list[str]:
+    """Per GPU, the first measured call against the same call warmed up (rule R2): the first
+    operation on a device pays for lazy loading and library set-up."""
+    lines, seen = [], set()
+    for r in results:
+        cold = r.timing.get("cold_start_seconds")
+        if r.device == "cpu" or r.device in seen or not cold or not r.median_seconds:
+            continue
+        seen.add(r.device)
+        lines.append(
+            f"First call on {r.device} ({r.benchmark} {r.variant}): {_seconds(cold)}, against "
+            f"{_seconds(r.median_seconds)} once warm ({cold / r.median_seconds:,.0f}x): "
+            "never time a single call"
         )
     return lines
 

@@ -76,3 +76,15 @@ def test_crossover_is_the_smallest_size_where_the_gpu_wins() -> None:
     assert "resident: n=64" in text
     assert "end-to-end: never" in text
     assert "crossover" in report.table(results)
+
+
+def test_the_report_shows_each_gpus_first_call_as_its_cold_start() -> None:
+    rows = [crossover("cpu", "cpu-torch", 16, 1e-4), crossover("cuda:0", "gpu-resident", 16, 1e-3)]
+    rows += [crossover("cuda:0", "gpu-resident", 64, 1e-2)]
+    for row, cold in zip(rows, (0.5, 0.25, 0.02), strict=True):
+        row["timing"] = {**row["timing"], "cold_start_seconds": cold}  # type: ignore[dict-item]
+    results = [from_worker(r, PeakTable({})) for r in rows]
+    assert report.cold_start_lines(results) == [
+        "First call on cuda:0 (crossover gpu-resident): 250.00 ms, against 1.00 ms once warm "
+        "(250x): never time a single call"
+    ]
