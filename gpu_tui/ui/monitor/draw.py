@@ -82,12 +82,15 @@ def graph_rows(
     # -2: nothing recorded yet (blank). Each column is drawn once as a string, top first,
     # and the rows are read across them: a tick draws every row of every graph again.
     heights = []
+    span = high - low if high is not None and high > low else 0.0  # 0: no scale yet
     for value in columns:
-        share = fraction(value, low, high)
-        if share is None:
-            heights.append(-2 if value is None else -1)
-        else:
-            heights.append(max(1, round(share * height * 8)))  # a baseline even at zero
+        if value is None:
+            heights.append(-2)
+        elif not span or value != value:  # NaN: a gap
+            heights.append(-1)
+        else:  # ``fraction`` inlined; at least one eighth: a baseline even at zero
+            share = max(0.0, min(1.0, (value - low) / span))
+            heights.append(max(1, round(share * height * 8)))
     return ["".join(row) for row in zip(*(_column(h, height) for h in heights), strict=True)]
 
 

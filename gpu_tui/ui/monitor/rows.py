@@ -155,16 +155,16 @@ class RowsWidget(Widget):
             previous = y
         return regions
 
-    def _ensure_built(self) -> None:
+    def _ensure_built(self) -> Size:
         size = self.size
         if self._built != size:
             self._rows = self.build_rows(size.width, size.height)
             self._strips = [None] * len(self._rows)
             self._built = size
+        return size
 
     def render_line(self, y: int) -> Strip:
-        self._ensure_built()
-        width = self.size.width
+        width = self._ensure_built().width
         base = self._base
         if base is None:  # walks every ancestor's styles: once per style change, not per line
             base = self._base = self.rich_style
