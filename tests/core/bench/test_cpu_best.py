@@ -135,3 +135,20 @@ def test_the_pane_names_numpy_rows_and_says_why_they_are_there() -> None:
     )
     assert result_text.NUMPY_ROW in result_text.explain(numpy_row)
     assert result_text.NUMPY_ROW not in result_text.explain(torch_row)
+
+
+def test_torch_is_timed_only_after_numpys_blas_threads_have_gone_to_sleep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # spinning OpenBLAS threads once made a following torch GEMM 10x slow on 2 vCPUs
+    events: list[str] = []
+    monkeypatch.setattr(compute, "let_numpy_threads_sleep", lambda: events.append("sleep"))
+    original = Context.time
+
+    def logged(self: Context, device: str, fn: Any, **kwargs: Any) -> Any:
+        events.append("time")
+        return original(self, device, fn, **kwargs)
+
+    monkeypatch.setattr(Context, "time", logged)
+    run_in_process(compute.gemm, {"dtypes": {"fp32": [32, 48]}, "numpy": True})
+    assert events == ["time", "time", "sleep", "time", "time", "sleep"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .context import DTYPES, Context, check
-from .cpu_best import numpy_linear, numpy_matmul, numpy_module
+from .cpu_best import let_numpy_threads_sleep, numpy_linear, numpy_matmul, numpy_module
 
 # Relative Frobenius error against float64 that each dtype must meet (rule R6). fp8 is compared
 # with the product of its own (quantised) inputs, so only accumulation and bf16 output count.
@@ -143,6 +143,7 @@ def _gemm_numpy(ctx: Context, n: int, reference: Any) -> None:
     ctx.progress(f"GEMM fp32 n={n} on cpu (numpy)")
     run, out = numpy_matmul(numpy, ctx.randn((n, n), "cpu"), ctx.randn((n, n), "cpu"))
     measured = ctx.time("cpu", run)
+    let_numpy_threads_sleep()
     got = torch.from_numpy(out[: min(n, CHECK_ROWS)])
     checks = check(torch, got, reference, TOLERANCE["fp32"])
     ctx.result("gemm", "mm-numpy", "cpu", "fp32", {"m": n, "n": n, "k": n}, measured, checks=checks)
@@ -237,6 +238,7 @@ def _linear_numpy(
     ctx.progress(f"Linear({params_out['in_features']}, {params_out['out_features']}) numpy")
     run, out = numpy_linear(numpy, x, model.weight, model.bias)
     measured = ctx.time("cpu", run)
+    let_numpy_threads_sleep()
     got = ctx.torch.from_numpy(out[: len(reference)])
     checks = check(ctx.torch, got, reference, TOLERANCE["fp32"])
     ctx.result("linear", "forward-numpy", "cpu", "fp32", params_out, measured, checks=checks)

@@ -10,7 +10,7 @@ from typing import Any
 
 from .compute import fp32_mode
 from .context import Context
-from .cpu_best import numpy_module
+from .cpu_best import let_numpy_threads_sleep, numpy_module
 
 
 def reduction(ctx: Context, device: str, params: dict[str, Any]) -> None:
@@ -47,6 +47,7 @@ def reduction(ctx: Context, device: str, params: dict[str, Any]) -> None:
         if numpy is not None:
             array = numpy.asarray(data, dtype=numpy.float64)
             report("numpy-sum", lambda: array.sum(), "fp64", on="cpu", host=True, scope="resident")
+            let_numpy_threads_sleep()
         if params.get("with_conversion"):
             report(
                 "list-to-tensor-sum",
@@ -113,6 +114,7 @@ def crossover(ctx: Context, device: str, params: dict[str, Any]) -> None:
                 measured = ctx.time(
                     "cpu", functools.partial(numpy.matmul, a_np, b_np, out=out_np), budget=budget
                 )
+                let_numpy_threads_sleep()
                 ctx.result("crossover", "cpu-numpy", "cpu", "fp32", size, measured)
             continue
         a, b = a_host.to(device), b_host.to(device)
