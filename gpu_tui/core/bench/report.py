@@ -119,7 +119,7 @@ def lessons(document: RunDocument) -> list[str]:
             mode = f"{g.dtype}" + ("-ieee" if g.dtype == "fp32" else "")
             lines.append(
                 f"Linear(10000,10000) batch {g.params['batch']}: CPU {c.dtype} "
-                f"({library(c)}, {threads} threads) "
+                f"({c.library}, {threads} threads) "
                 f"{_seconds(c.median_seconds)}/call vs {g.device} {mode} "
                 f"{_seconds(g.median_seconds)}/call = {c.median_seconds / g.median_seconds:,.0f}x "
                 "faster on the GPU (inputs resident, both warmed up and synchronised)"
@@ -175,11 +175,6 @@ def cold_start_lines(results: list[BenchResult]) -> list[str]:
     return lines
 
 
-def library(result: BenchResult) -> str:
-    """Which library ran a CPU row: numpy variants end in ``-numpy``; the rest are torch."""
-    return "numpy" if result.variant.endswith("-numpy") else "torch"
-
-
 def cpu_best_lines(document: RunDocument) -> list[str]:
     """Which of torch and numpy multiplied fp32 matrices faster on the CPU, at the largest size
     both ran, each with its BLAS build named (rule R11); or that numpy was not there."""
@@ -192,7 +187,7 @@ def cpu_best_lines(document: RunDocument) -> list[str]:
     ]
     by_size: dict[int, dict[str, BenchResult]] = defaultdict(dict)
     for r in rows:
-        by_size[int(r.params["n"])][library(r)] = r
+        by_size[int(r.params["n"])][r.library] = r
     both = [n for n, found in by_size.items() if len(found) == 2]
     if not both:
         if rows and "numpy_version" in env and env["numpy_version"] is None:
@@ -201,11 +196,11 @@ def cpu_best_lines(document: RunDocument) -> list[str]:
     n = max(both)
     pair = sorted(by_size[n].values(), key=lambda r: r.median_seconds)
     shown = ", ".join(
-        f"{library(r)} ({blas[library(r)] or 'BLAS unknown'}) {_number(r.value)} {r.unit}"
+        f"{r.library} ({blas[r.library] or 'BLAS unknown'}) {_number(r.value)} {r.unit}"
         for r in pair
     )
     ratio = pair[1].median_seconds / pair[0].median_seconds
-    return [f"CPU best fp32 GEMM at n={n}: {shown}; {library(pair[0])} is {ratio:.2f}x faster"]
+    return [f"CPU best fp32 GEMM at n={n}: {shown}; {pair[0].library} is {ratio:.2f}x faster"]
 
 
 def telemetry_lines(document: RunDocument) -> list[str]:
@@ -257,7 +252,7 @@ def charts(results: list[BenchResult], *, width: int = 78, color: bool = True) -
     for r in results:
         if r.benchmark == "gemm":
             cold = " cold" if r.cache == "cold" else ""
-            numpy = " numpy" if library(r) == "numpy" else ""  # never one line with torch's
+            numpy = " numpy" if r.library == "numpy" else ""  # never one line with torch's
             line = f"{r.device} {r.dtype}{cold}{numpy} {r.unit}"
             series["GEMM: figure vs n (log n)"][line][r.params["n"]] = r.value
         elif r.benchmark == "crossover":

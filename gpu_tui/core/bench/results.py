@@ -73,6 +73,12 @@ class BenchResult:
         return f"{self.benchmark}/{self.variant}/{self.device}/{self.dtype}/{params}"
 
     @property
+    def library(self) -> str:
+        """Which library ran the row: numpy variants (``mm-numpy``, ``cpu-numpy``) end in
+        ``-numpy``, everything else is torch (rule R11's "CPU best" compares the two)."""
+        return "numpy" if self.variant.endswith("-numpy") else "torch"
+
+    @property
     def label(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.params.items() if v is not None)
         return f"{self.benchmark} {self.variant} {self.dtype or ''} {shown}".replace("  ", " ")

@@ -49,7 +49,7 @@ def _lines(
     for r in results:
         if r.benchmark == benchmark and key in r.params:
             cold = " cold" if r.cache == "cold" else ""  # never one line with its hot twin
-            if r.variant.endswith("-numpy"):
+            if r.library == "numpy":
                 cold += " numpy"  # nor numpy's row with torch's
             name = label.format(device=r.device, dtype=r.dtype or "", variant=r.variant, cold=cold)
             found[name][float(r.params[key])] = r.value * scale
@@ -158,9 +158,10 @@ def transfer(results: list[BenchResult], baseline: list[BenchResult], gpu: bool)
 
 
 def _bar_label(r: BenchResult, threads: object) -> str:
-    library = "numpy" if r.variant.endswith("-numpy") else "torch"
     side = (
-        f"CPU {r.dtype} {library} ({threads} thr)" if r.device == "cpu" else f"{r.device} {r.dtype}"
+        f"CPU {r.dtype} {r.library} ({threads} thr)"
+        if r.device == "cpu"
+        else f"{r.device} {r.dtype}"
     )
     if r.device != "cpu" and r.dtype == "fp32":
         side += "-ieee"

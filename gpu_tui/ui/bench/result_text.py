@@ -20,12 +20,15 @@ GPU_ADDS = (
 
 
 PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
-SHORT_VARIANTS = {"mm-numpy": "numpy", "forward-numpy": "numpy"}  # torch is the unnamed default
 
 
 def name_cell(r: BenchResult) -> str:
-    variant = "" if r.variant in PLAIN_VARIANTS else SHORT_VARIANTS.get(r.variant, r.variant)
-    return f"{r.benchmark} {variant}".strip()
+    """``gemm``, ``gemm numpy``, ``crossover cpu-numpy``: torch is the unnamed default."""
+    if r.variant in PLAIN_VARIANTS:
+        return r.benchmark
+    if r.variant.removesuffix("-numpy") in PLAIN_VARIANTS:
+        return f"{r.benchmark} numpy"
+    return f"{r.benchmark} {r.variant}"
 
 
 def value_cell(r: BenchResult) -> str:
@@ -126,7 +129,7 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     }
     lines = [f"{name_cell(r)} on {r.device}: {value_cell(r)}"]
     lines.append(_WHAT.get(r.benchmark, "{variant} on {device}.").format(**fields))
-    if r.variant.endswith("-numpy"):
+    if r.library == "numpy":
         lines.append(NUMPY_ROW)
     spread = (
         f"median {seconds(r.median_seconds)} per call (p20 {seconds(r.p20_seconds)} – "
