@@ -11,6 +11,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
 
 from gpu_tui.ui.monitor.rows import RowsWidget, row_segments
 
@@ -81,3 +83,64 @@ def test_row_segments_match_rich(text: Text) -> None:
     assert [s for s in row_segments(text, base, console, {}) if s.text] == [
         s for s in expected if s.text
     ]
+
+
+# --- the widget's own path to the screen against Textual's ------------------------------------
+
+
+class Boxed(Rows):
+    DEFAULT_CSS = """
+    Boxed { border: round $primary; padding: 0 2; height: 7; border-title-color: $accent; }
+    Boxed.-faint { opacity: 60%; }
+    Boxed.-warm { border: round $warning; }
+    """
+
+
+class BoxedApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Boxed()
+
+
+def cells(strip: Strip) -> list[tuple[str, Style | None]]:
+    """A strip cell by cell: two paths may cut the same picture into different segments."""
+    return [(char, segment.style) for segment in strip for char in segment.text]
+
+
+def textual_path(widget: Widget, crop: Region) -> list[list[tuple[str, Style | None]]]:
+    return [cells(strip) for strip in Widget.render_lines(widget, crop)]
+
+
+def own_path(widget: Widget, crop: Region) -> list[list[tuple[str, Style | None]]]:
+    return [cells(strip) for strip in widget.render_lines(crop)]
+
+
+async def test_rows_reach_the_screen_as_textual_would_draw_them() -> None:
+    app = BoxedApp()
+    async with app.run_test(size=(30, 9)) as pilot:
+        rows = app.query_one(Boxed)
+        rows.border_title = "GPU 0"
+        rows.texts = [Text("idle", style="bold"), Text("b"), Text("c")]
+        rows.update_rows()
+        await pilot.pause()
+        width, height = rows.outer_size
+        whole = Region(0, 0, width, height)
+        assert rows._current_frame() is not None  # the widget's own path
+        assert own_path(rows, whole) == textual_path(rows, whole)
+
+        rows.texts[1] = Text("busy ", style="red").append("██▌", style="green")
+        rows.update_rows()  # one changed row: only it is joined to the edges again
+        assert own_path(rows, whole) == textual_path(rows, whole)
+        assert own_path(rows, Region(3, 1, 9, 4)) == textual_path(rows, Region(3, 1, 9, 4))
+
+        rows.border_title = "GPU 0 · LOST"  # the title rule is Textual's, kept per title
+        assert own_path(rows, whole) == textual_path(rows, whole)
+        assert "LOST" in "".join(char for char, _ in own_path(rows, whole)[0])
+
+        rows.add_class("-warm")  # new border colour: the edges are cut again
+        await pilot.pause()
+        assert own_path(rows, whole) == textual_path(rows, whole)
+
+        rows.add_class("-faint")  # opacity is drawn per row: Textual's path throughout
+        await pilot.pause()
+        assert rows._current_frame() is None
+        assert own_path(rows, whole) == textual_path(rows, whole)
