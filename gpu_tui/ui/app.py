@@ -16,6 +16,7 @@ from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
+from gpu_tui.ui.widgets.plain_container import PlainTabPane
 
 
 def load_pane(spec: PaneSpec) -> type[Pane]:
@@ -52,7 +53,7 @@ class GpuTuiApp(App[int]):
         yield Header()
         with TabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
             for spec in PANES:
-                with TabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
+                with PlainTabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
                     if spec.name == self.config.pane:
                         yield self.build_pane(spec)
         yield Footer()

@@ -22,6 +22,7 @@ from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessTable, process_rows
 from gpu_tui.ui.monitor.sources import Sources, open_sources, stop_in_background
 from gpu_tui.ui.pane import Pane
+from gpu_tui.ui.widgets.plain_container import PlainContainer
 
 MIN_REDRAW_SECONDS = 0.25
 """At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
@@ -47,6 +48,9 @@ class MonitorPane(Pane, can_focus=True):
     The sampler posts one ``Ticked`` per tick (only the newest waiting one is kept); the pane
     draws at most every ``MIN_REDRAW_SECONDS`` and not at all while hidden.
     """
+
+    BLANK = True
+    """The pane has no border or background of its own (see ``PlainContainer``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("plus,equals_sign", "slower", "Slower", key_display="+"),
@@ -96,7 +100,7 @@ class MonitorPane(Pane, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield self._status
-        with Container(id="monitor-body"):
+        with PlainContainer(id="monitor-body"):
             yield self._host
             yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
         with VerticalScroll(id="monitor-procs"):
