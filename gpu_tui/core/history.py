@@ -29,7 +29,7 @@ class Series:
     limit is known, e.g. a GPU's power limit); graphs must not auto-scale to the data.
     """
 
-    __slots__ = ("_count", "_data", "_head", "_lock", "high", "low", "name", "unit")
+    __slots__ = ("_appended", "_count", "_data", "_head", "_lock", "high", "low", "name", "unit")
 
     def __init__(
         self,
@@ -51,6 +51,8 @@ class Series:
         self._data = array("d", [_NAN]) * capacity
         self._head = 0
         self._count = 0
+        self._appended = 0
+        """Readings ever appended: tells a drawing how many are new since it last looked."""
         self._lock = lock if lock is not None else threading.RLock()
 
     @property
@@ -72,6 +74,7 @@ class Series:
         data[head] = _NAN if value is None else value
         head += 1
         self._head = 0 if head == len(data) else head
+        self._appended += 1
         if self._count < len(data):
             self._count += 1
 
@@ -79,14 +82,23 @@ class Series:
         """The readings held, oldest first (only the newest ``last`` when given: a graph
         ``last`` cells wide need not copy the whole ring each tick); ``None`` where unknown."""
         with self._lock:
-            size = len(self._data)
-            count = self._count if last is None else max(0, min(last, self._count))
-            start = (self._head - count) % size
-            end = start + count
-            # At most two slices of the ring (copied in C), not one index sum per reading.
-            raw = self._data[start:end].tolist()
-            if end > size:
-                raw += self._data[: end - size].tolist()
+            return self._newest(self._count if last is None else last)
+
+    def newer(self, seen: int, last: int) -> tuple[int, list[float | None]]:
+        """The readings appended since the first ``seen`` (at most the newest ``last``), and
+        how many have been appended in all: a graph kept from the last tick adds only these."""
+        with self._lock:
+            return self._appended, self._newest(min(self._appended - seen, last))
+
+    def _newest(self, last: int) -> list[float | None]:
+        size = len(self._data)
+        count = max(0, min(last, self._count))
+        start = (self._head - count) % size
+        end = start + count
+        # At most two slices of the ring (copied in C), not one index sum per reading.
+        raw = self._data[start:end].tolist()
+        if end > size:
+            raw += self._data[: end - size].tolist()
         return [None if v != v else v for v in raw]  # NaN marks an unknown reading
 
     def latest(self) -> float | None:

@@ -37,6 +37,20 @@ def test_series_keeps_the_newest_capacity_values_oldest_first() -> None:
     assert series.latest() == 5.0
 
 
+def test_newer_gives_only_what_was_appended_since() -> None:
+    series = Series("x", "%", 4)
+    assert series.newer(0, 10) == (0, [])
+    for value in (1.0, 2.0, 3.0):
+        series.append(value)
+    assert series.newer(0, 10) == (3, [1.0, 2.0, 3.0])
+    series.append(None)
+    series.append(5.0)
+    assert series.newer(3, 10) == (5, [None, 5.0])
+    assert series.newer(3, 1) == (5, [5.0])  # at most ``last``
+    assert series.newer(5, 10) == (5, [])
+    assert series.newer(0, 10) == (5, [2.0, 3.0, None, 5.0])  # no more than the ring holds
+
+
 def test_series_records_unknown_as_a_gap() -> None:
     series = Series("x", "%", 4)
     series.append(1.0)

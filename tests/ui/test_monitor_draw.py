@@ -1,4 +1,5 @@
-"""Monitor drawing helpers: the fast spark and graph rows draw what the plain loops drew."""
+"""Monitor drawing helpers: the fast spark and graph rows draw what the plain loops drew,
+and the kept ones what the whole history draws."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import random
 
 import pytest
 
+from gpu_tui.core.history import Series
 from gpu_tui.ui.monitor.draw import GAP, fraction, graph_rows, spark
+from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
 
@@ -57,3 +60,25 @@ def test_fast_drawing_matches_reference(
     assert graph_rows(values, width, height, 0.0, high) == graph_reference(
         values, width, height, 0.0, high
     )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_kept_cells_draw_what_the_whole_history_draws(seed: int) -> None:
+    """Tick by tick, with shapes and limits changing and the ring wrapping, ``HistoryCells``
+    (the new readings only) draws exactly what ``spark`` and ``graph_rows`` draw from all."""
+    rng = random.Random(seed)
+    series = Series("power", "W", capacity=rng.choice([5, 40, 600]), high=None)
+    cells = HistoryCells()
+    width, height = rng.choice([(1, 1), (7, 3), (30, 12), (90, 7)])
+    for value in readings(seed, 150):
+        for _ in range(rng.choice([0, 1, 1, 1, 2, 9])):  # ticks drawn late, or not at all
+            series.append(value)
+        if rng.random() < 0.05:
+            width, height = rng.choice([(1, 1), (7, 3), (30, 12), (90, 7)])
+        if rng.random() < 0.05:
+            series.high = rng.choice([None, 700.0, 500.0])
+        history = series.values()
+        assert cells.spark(series, width) == spark(history, width, series.low, series.high)
+        assert cells.graph(series, width, height) == graph_rows(
+            history, width, height, series.low, series.high
+        )

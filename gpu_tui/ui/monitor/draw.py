@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
@@ -12,10 +13,15 @@ from rich.text import Text
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import Series
 
+if TYPE_CHECKING:
+    from gpu_tui.ui.monitor.history_cells import HistoryCells
+
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 _LEVELS = " ▁▂▃▄▅▆▇█"
 GAP = "·"
 """Drawn where a reading was unknown, stale or lost: a visible hole, never a made-up value."""
+NOTHING_YET = " "
+"""A graph cell from before the first reading."""
 _GIB = 1024**3
 
 
@@ -55,50 +61,67 @@ def spark(values: Sequence[float | None], width: int, low: float, high: float | 
     the lowest bar so an idle device still shows a baseline.
     """
     recent = values[-width:] if width > 0 else ()
+    return "".join(spark_cells(recent, low, high)).rjust(max(0, width))
+
+
+def spark_cells(values: Sequence[float | None], low: float, high: float | None) -> list[str]:
+    """One sparkline cell per reading (see ``spark``)."""
     if high is None or high <= low:
-        return (GAP * len(recent)).rjust(max(0, width))
-    # ``fraction`` inlined: every row with history runs this loop each tick.
+        return [GAP] * len(values)
+    # ``fraction`` inlined: every row with history runs this loop.
     span = high - low
     levels = _LEVELS
-    cells = [
+    return [
         GAP
         if value is None or value != value  # NaN
         else levels[1 + min(7, int(max(0.0, min(1.0, (value - low) / span)) * 8))]
-        for value in recent
+        for value in values
     ]
-    return "".join(cells).rjust(max(0, width))
 
 
 def graph_rows(
     values: Sequence[float | None], width: int, height: int, low: float, high: float | None
 ) -> list[str]:
     """A ``height``-row graph of the last ``width`` readings, top row first, fixed scale."""
-    recent: list[float | None] = list(values[-width:]) if width > 0 else []
-    columns: list[float | None] = [None] * (width - len(recent))
-    columns.extend(recent)
+    recent = list(values[-width:]) if width > 0 else []
+    columns = [NOTHING_YET * height] * (width - len(recent))
+    columns += graph_columns(recent, height, low, high)
+    return rows_of(columns, height)
+
+
+def graph_columns(
+    values: Sequence[float | None], height: int, low: float, high: float | None
+) -> list[str]:
+    """One graph column per reading, drawn top row first, ``height`` cells tall.
+
+    A column is filled to its reading in eighths of a cell, at least one eighth (a baseline even
+    at zero); an unknown reading is blank, and with no scale yet each reading is a gap.
+    """
+    span = high - low if high is not None and high > low else 0.0  # 0: no scale yet
+    columns = []
+    for value in values:
+        if value is None:
+            columns.append(_column(-2, height))
+        elif not span or value != value:  # NaN: a gap
+            columns.append(_column(-1, height))
+        else:  # ``fraction`` inlined
+            share = max(0.0, min(1.0, (value - low) / span))
+            columns.append(_column(max(1, round(share * height * 8)), height))
+    return columns
+
+
+def rows_of(columns: Sequence[str], height: int) -> list[str]:
+    """Graph rows, top first, read across columns drawn top first."""
     if not columns:
         return [""] * height
-    # Each column's height in eighths of a cell; -1: a gap (drawn on the bottom row),
-    # -2: nothing recorded yet (blank). Each column is drawn once as a string, top first,
-    # and the rows are read across them: a tick draws every row of every graph again.
-    heights = []
-    span = high - low if high is not None and high > low else 0.0  # 0: no scale yet
-    for value in columns:
-        if value is None:
-            heights.append(-2)
-        elif not span or value != value:  # NaN: a gap
-            heights.append(-1)
-        else:  # ``fraction`` inlined; at least one eighth: a baseline even at zero
-            share = max(0.0, min(1.0, (value - low) / span))
-            heights.append(max(1, round(share * height * 8)))
-    return ["".join(row) for row in zip(*(_column(h, height) for h in heights), strict=True)]
+    return ["".join(row) for row in zip(*columns, strict=True)]
 
 
 @lru_cache(maxsize=4096)
 def _column(eighths: int, height: int) -> str:
     """One graph column, top row first: ``eighths`` filled, or a gap (-1) or nothing (-2)."""
     if eighths == -2:
-        return " " * height
+        return NOTHING_YET * height
     if eighths == -1:
         return " " * (height - 1) + GAP
     return "".join(_LEVELS[max(0, min(8, eighths - row * 8))] for row in range(height - 1, -1, -1))
@@ -132,43 +155,39 @@ def known_float(value: Maybe[float] | Maybe[int]) -> float | None:
     return None if isinstance(value, Unknown) else float(value)
 
 
-def labelled_graph(
-    values: Sequence[float | None],
-    width: int,
-    height: int,
-    low: float,
-    high: float | None,
-    labels: tuple[str, str, str],
-) -> list[tuple[str, str]]:
-    """``graph_rows`` with a scale column: (label, cells) per row; labels are top, middle, bottom.
+def scale_labels(labels: tuple[str, str, str], height: int) -> list[str]:
+    """The scale column beside a graph, one entry per row: top, middle and bottom labels.
 
     The scale is the fixed one the graph is drawn on, so the reader can tell 3 % from 95 %.
     """
-    label_width = max(len(label) for label in labels) + 1
-    cells = graph_rows(values, max(1, width - label_width), height, low, high)
+    label_width = max(len(label) for label in labels)
     out = []
-    for row, line in enumerate(cells):
+    for row in range(height):
         label = labels[0] if row == 0 else labels[2] if row == height - 1 else ""
         if row == height // 2 and 0 < row < height - 1:
             label = labels[1]
-        out.append((label.rjust(label_width - 1) + " ", line))
+        out.append(label.rjust(label_width) + " ")
     return out
 
 
 def graph_block(
     caption: str,
     series: Series,
-    width: int,
-    height: int,
+    size: tuple[int, int],
     labels: tuple[str, str, str],
     style: Callable[[str], Style],
+    cells: HistoryCells,
 ) -> list[Text]:
-    """A caption row and a labelled graph of ``series`` on its own fixed scale.
+    """A caption row and a labelled graph of ``series``, ``size`` (width, height) cells, on
+    the series' own fixed scale; ``cells`` keeps the graph's columns from the last tick.
 
     ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
     """
-    rows = labelled_graph(series.values(width), width, height, series.low, series.high, labels)
-    return [Text(caption, style=style("label"))] + [
-        Text(label, style=style("label")).append(cells, style=style("graph"))
-        for label, cells in rows
+    width, height = size
+    scale = scale_labels(labels, height)
+    rows = cells.graph(series, max(1, width - len(scale[0])), height)
+    label_style, graph_style = style("label"), style("graph")
+    return [Text(caption, style=label_style)] + [
+        Text(label, style=label_style).append(row, style=graph_style)
+        for label, row in zip(scale, rows, strict=True)
     ]

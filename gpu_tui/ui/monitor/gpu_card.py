@@ -17,7 +17,6 @@ from gpu_tui.ui.monitor.draw import (
     known_float,
     number,
     rate,
-    spark,
 )
 from gpu_tui.ui.monitor.gpu_text import (
     history_graphs,
@@ -27,6 +26,7 @@ from gpu_tui.ui.monitor.gpu_text import (
     state_words,
     throttle_text,
 )
+from gpu_tui.ui.monitor.history_cells import HistoryCells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 MODES = ("line", "compact", "full")
@@ -60,6 +60,7 @@ class GpuCard(RowsWidget):
         self.mig: tuple[str, ...] = ()
         self.mode = mode
         self._title: str | None = None
+        self._history_cells = HistoryCells()
 
     def set_mode(self, mode: str) -> None:
         for name in MODES:
@@ -159,8 +160,7 @@ class GpuCard(RowsWidget):
         series = self._series(field)
         rest = width - line.cell_len - 1
         if series is not None and rest > 3:
-            cells = spark(series.values(rest), rest, series.low, series.high)
-            line.append(" " + cells, style=self._s("graph"))
+            line.append(" " + self._history_cells.spark(series, rest), style=self._s("graph"))
         return line
 
     def _extras(self, gpu: GpuSample) -> Text:
@@ -238,7 +238,7 @@ class GpuCard(RowsWidget):
         series = self._series("utilization_percent")
         room = width - util.cell_len - rest.cell_len
         if series is not None and room >= 4:
-            util.append(spark(series.values(room), room, 0.0, 100.0), style=self._s("graph"))
+            util.append(self._history_cells.spark(series, room), style=self._s("graph"))
         util.append_text(rest)
         clocks = Text("SM ", style=label).append(
             f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"
@@ -278,7 +278,9 @@ class GpuCard(RowsWidget):
         for line in rows:
             line.truncate(width, overflow="ellipsis")
         return (
-            history_graphs(self.history, gpu, width, height - len(rows), self._s)
+            history_graphs(
+                self.history, gpu, (width, height - len(rows)), self._s, self._history_cells
+            )
             if self.has_class("-fill") and self.history is not None
             else []
         ) + rows

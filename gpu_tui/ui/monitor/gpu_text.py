@@ -11,6 +11,7 @@ from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import GpuHistory
 from gpu_tui.core.samples import GpuSample
 from gpu_tui.ui.monitor.draw import gib, graph_block, number, rate
+from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 
 def short_name(name: str) -> str:
@@ -57,9 +58,15 @@ def state_words(gpu: GpuSample) -> str:
 
 
 def history_graphs(
-    history: GpuHistory, gpu: GpuSample, width: int, spare: int, style: Callable[[str], Style]
+    history: GpuHistory,
+    gpu: GpuSample,
+    size: tuple[int, int],
+    style: Callable[[str], Style],
+    cells: HistoryCells,
 ) -> list[Text]:
-    """Rows a card has to spare (few GPUs, big screen) become utilisation and power history."""
+    """Rows a card has to spare (few GPUs, big screen) become utilisation and power history:
+    ``size`` is (width, spare rows)."""
+    width, spare = size
     if spare < 4:
         return []
     util_rows = spare - 1 if spare < 8 else (spare - 2) * 2 // 3
@@ -69,9 +76,10 @@ def history_graphs(
     if isinstance(gpu.utilization_percent, Unknown):
         busy += f" — not reported: {gpu.utilization_percent.reason}"
     lines = graph_block(
-        busy, history.utilization_percent, width, util_rows, ("100", "50", "0"), style
+        busy, history.utilization_percent, (width, util_rows), ("100", "50", "0"), style, cells
     )
     if spare >= 8:
         rows = spare - 2 - util_rows
-        lines += graph_block(f"power, W of {top}", power, width, rows, (top, "", "0"), style)
+        caption = f"power, W of {top}"
+        lines += graph_block(caption, power, (width, rows), (top, "", "0"), style, cells)
     return lines

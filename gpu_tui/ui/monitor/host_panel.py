@@ -11,6 +11,7 @@ from gpu_tui.core.fields import Unknown
 from gpu_tui.core.history import History, Series
 from gpu_tui.core.samples import Sample
 from gpu_tui.ui.monitor.draw import bar, gib, graph_block, spark
+from gpu_tui.ui.monitor.history_cells import HistoryCells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 LABEL = 5
@@ -50,6 +51,7 @@ class HostPanel(RowsWidget):
         self.history: History | None = None
         self.cpu_name: str | None = None
         self._title = ""
+        self._history_cells = HistoryCells()
 
     @property
     def core_count(self) -> int:
@@ -77,7 +79,7 @@ class HostPanel(RowsWidget):
         line.append(f" {end:<14}")
         rest = width - line.cell_len - 1
         if rest > 4 and not self.has_class("-wide"):  # wide: the graphs above show history
-            line.append(" " + spark(series.values(rest), rest, series.low, series.high))
+            line.append(" " + self._history_cells.spark(series, rest))
             line.stylize(self.part("graph"), len(line) - rest, len(line))
         return line
 
@@ -126,16 +128,21 @@ class HostPanel(RowsWidget):
         top = gib(int(memory.high)) if memory.high else "?"
         return [
             *graph_block(
-                "CPU busy, %", history.cpu_percent, width, cpu_rows, ("100", "50", "0"), self.part
+                "CPU busy, %",
+                history.cpu_percent,
+                (width, cpu_rows),
+                ("100", "50", "0"),
+                self.part,
+                self._history_cells,
             ),
             *meters,
             *graph_block(
                 f"memory used, GiB of {top}",
                 memory,
-                width,
-                spare - cpu_rows,
+                (width, spare - cpu_rows),
                 (top, "", "0"),
                 self.part,
+                self._history_cells,
             ),
         ]
 
