@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import socket
 
@@ -98,6 +99,8 @@ class GpuTuiApp(App[int]):
         self.inventory = message.inventory
         for pane in self.panes.values():
             pane.inventory = message.inventory
+        if not self.is_headless:
+            self.call_after_refresh(settle_memory)
 
     async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         await self.activate((event.pane.id or "").removeprefix("pane-"))
@@ -122,7 +125,19 @@ class GpuTuiApp(App[int]):
             self.action_show_help_panel()
 
 
-__all__ = ["AppConfig", "GpuTuiApp", "make_app"]
+__all__ = ["AppConfig", "GpuTuiApp", "make_app", "settle_memory"]
+
+
+def settle_memory() -> None:
+    """Start-up is over: hide what it built from the garbage collector.
+
+    The ~80,000 objects built by then (styles, widgets) live as long as the app, yet each full
+    collection walks them all: 30 ms every half a minute or so, a third of an idle Monitor
+    tick on average. Garbage is collected first so none of it is kept for good. Not for
+    headless apps (tests build hundreds; frozen, their cycles would never be freed).
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def make_app(config: AppConfig | None = None) -> GpuTuiApp:
