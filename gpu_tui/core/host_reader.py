@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import Any, Protocol
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar, cast
 
 import psutil
 
 from gpu_tui.core.fields import Maybe, Unknown, attempt
 from gpu_tui.core.samples import CpuSample, MemorySample
+
+T = TypeVar("T")
+
+SLOW_SECONDS = 5.0
+"""How often readings that change slowly are read again, not every tick: the CPU clock (psutil
+reads a file per core, or all of /proc/cpuinfo: milliseconds a tick with hundreds of cores) and
+swap (all of /proc/vmstat: a fifth of a millisecond from an idle machine's cold caches)."""
 
 # Sensor names, most specific first, that report the CPU package rather than a disk or NIC.
 _CPU_SENSORS = ("coretemp", "k10temp", "zenpower", "cpu_thermal", "cpu-thermal", "acpitz")
@@ -50,10 +58,13 @@ class PsutilHostReader:
     The baseline is taken at construction, so the first ``read`` covers the time since then.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._previous = self._cpu_times()
         self._sensor: tuple[str, str] | Unknown | None = None
         self._frequency_known = True
+        self._clock = clock
+        self._slow: dict[str, tuple[float, Any]] = {}
+        """Slow readings by name: when each was read, and what it said (``SLOW_SECONDS``)."""
 
     @staticmethod
     def _cpu_times() -> list[tuple[float, float]]:
@@ -77,15 +88,14 @@ class PsutilHostReader:
         return CpuSample(
             percent=overall,
             per_core_percent=per_core,
-            frequency_mhz=self._frequency(),
+            frequency_mhz=self._slowly("frequency", self._frequency),
             load_average=attempt(os.getloadavg, _describe),
             temperature_c=self._temperature(),
         )
 
-    @staticmethod
-    def read_memory() -> MemorySample:
+    def read_memory(self) -> MemorySample:
         memory = psutil.virtual_memory()
-        swap = psutil.swap_memory()
+        swap = self._slowly("swap", psutil.swap_memory)
         return MemorySample(
             total_bytes=int(memory.total),
             used_bytes=int(memory.used),
@@ -93,6 +103,14 @@ class PsutilHostReader:
             swap_total_bytes=int(swap.total),
             swap_used_bytes=int(swap.used),
         )
+
+    def _slowly(self, name: str, read: Callable[[], T]) -> T:
+        """``read()``, or what it said less than ``SLOW_SECONDS`` ago."""
+        now = self._clock()
+        kept = self._slow.get(name)
+        if kept is None or now - kept[0] >= SLOW_SECONDS:
+            kept = self._slow[name] = now, read()
+        return cast(T, kept[1])
 
     def _frequency(self) -> Maybe[float]:
         if not self._frequency_known:

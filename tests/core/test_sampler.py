@@ -9,12 +9,14 @@ import sys
 import threading
 import time
 import tracemalloc
+from types import SimpleNamespace
+from typing import Any
 
 import psutil
 import pytest
 
 from gpu_tui.core.fields import Unknown
-from gpu_tui.core.host_reader import PsutilHostReader
+from gpu_tui.core.host_reader import SLOW_SECONDS, PsutilHostReader
 from gpu_tui.core.sampler import FunctionSource, Sampler, step_interval
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import gpu_sample
@@ -398,3 +400,33 @@ def test_100000_ticks_keep_buffers_and_memory_bounded() -> None:
     assert blocks_after - blocks_before < 500
     # ... and the last 10,000 kept under 16 KiB (about one tick's worth of readings).
     assert traced_after - traced_before < 16 * 1024
+
+
+def test_clock_and_swap_are_read_again_only_every_few_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeClock()
+    reads: list[str] = []
+
+    def cpu_freq() -> Any:
+        reads.append("clock")
+        return SimpleNamespace(current=2000.0 + len(reads))
+
+    def swap_memory() -> Any:
+        reads.append("swap")
+        return SimpleNamespace(total=8 << 30, used=len(reads) << 20)
+
+    monkeypatch.setattr(psutil, "cpu_freq", cpu_freq)
+    monkeypatch.setattr(psutil, "swap_memory", swap_memory)
+    reader = PsutilHostReader(clock=clock)
+    cpu, memory = reader.read()
+    clock.sleep(SLOW_SECONDS - 0.5)
+    later_cpu, later_memory = reader.read()
+    assert reads == ["clock", "swap"]  # kept, not read again
+    assert later_cpu.frequency_mhz == cpu.frequency_mhz == 2001.0
+    assert later_memory.swap_used_bytes == memory.swap_used_bytes == 2 << 20
+    clock.sleep(0.5)
+    cpu, memory = reader.read()
+    assert reads == ["clock", "swap", "clock", "swap"]
+    assert cpu.frequency_mhz == 2003.0
+    assert memory.swap_used_bytes == 4 << 20

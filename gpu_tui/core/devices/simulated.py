@@ -97,12 +97,14 @@ def power_demand(t: float) -> float:
     return IDLE_W + 7.0 * utilization(t)
 
 
+_LAG_WEIGHTS = tuple(math.exp(-k / 20.0) for k in range(60))
+"""How much the power of each past second counts in the temperature (a ~20 s lag)."""
+
+
 def temperature(t: float) -> float:
     """GPU °C: follows power with a ~20 s lag (an exponentially weighted past, computed afresh)."""
-    tau, dt = 20.0, 1.0
-    weights = [math.exp(-k * dt / tau) for k in range(60)]
-    past = [min(power_demand(t - k * dt), POWER_LIMIT_W) for k in range(60)]
-    smoothed = sum(w * p for w, p in zip(weights, past, strict=True)) / sum(weights)
+    past = [min(power_demand(t - k), POWER_LIMIT_W) for k in range(len(_LAG_WEIGHTS))]
+    smoothed = sum(w * p for w, p in zip(_LAG_WEIGHTS, past, strict=True)) / sum(_LAG_WEIGHTS)
     return 32.0 + 45.0 * (smoothed - IDLE_W) / (POWER_LIMIT_W - IDLE_W)
 
 
