@@ -140,6 +140,11 @@ async def test_rows_reach_the_screen_as_textual_would_draw_them() -> None:
         await pilot.pause()
         assert own_path(rows, whole) == textual_path(rows, whole)
 
+        app.theme = "textual-light"  # every colour changes: rows and edges are drawn afresh
+        await pilot.pause()
+        assert rows._current_frame() is not None
+        assert own_path(rows, whole) == textual_path(rows, whole)
+
         rows.add_class("-faint")  # opacity is drawn per row: Textual's path throughout
         await pilot.pause()
         assert rows._current_frame() is None
