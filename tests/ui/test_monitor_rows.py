@@ -149,3 +149,16 @@ async def test_rows_reach_the_screen_as_textual_would_draw_them() -> None:
         await pilot.pause()
         assert rows._current_frame() is None
         assert own_path(rows, whole) == textual_path(rows, whole)
+
+
+async def test_a_title_that_keeps_changing_keeps_one_title_rule() -> None:
+    app = BoxedApp()
+    async with app.run_test(size=(30, 9)) as pilot:
+        rows = app.query_one(Boxed)
+        rows.update_rows()
+        await pilot.pause()
+        whole = Region(0, 0, *rows.outer_size)
+        for load in range(50):  # the CPU panel's title carries the load average
+            rows.border_title = f"load {load / 100:.2f}"
+            assert own_path(rows, whole) == textual_path(rows, whole)
+        assert len(rows._edges) == 2  # the top and bottom rules for the current title only

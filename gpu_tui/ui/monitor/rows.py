@@ -116,8 +116,9 @@ class RowsWidget(Widget):
         self._frame: Frame | None = None
         self._framed: dict[int, Strip] = {}
         """Content rows joined to their border and padding, by content row (``render_lines``)."""
-        self._edges: dict[tuple[int, str | None, str | None], Strip] = {}
-        """Rows above and below the content by row and titles (see ``_edge``)."""
+        self._edges: dict[int, Strip] = {}
+        """Rows above and below the content, by row, for ``_edge_titles`` (see ``_edge``)."""
+        self._edge_titles: tuple[str | None, str | None] = (None, None)
         self._filters: tuple[LineFilter, ...] = ()
         self._learning = False
 
@@ -272,11 +273,15 @@ class RowsWidget(Widget):
         return strips
 
     def _edge(self, y: int, width: int) -> Strip:
-        """Row ``y`` above or below the content, as Textual draws it, kept per title."""
-        key = (y, self.border_title, self.border_subtitle)
-        strip = self._edges.get(key)
+        """Row ``y`` above or below the content, as Textual draws it, kept while the titles
+        stay the same (only the current titles' rows: a title can change every few seconds)."""
+        titles = (self.border_title, self.border_subtitle)
+        if titles != self._edge_titles:
+            self._edge_titles = titles
+            self._edges.clear()
+        strip = self._edges.get(y)
         if strip is None:
-            strip = self._edges[key] = super().render_lines(Region(0, y, width, 1))[0]
+            strip = self._edges[y] = super().render_lines(Region(0, y, width, 1))[0]
         return strip
 
     def get_line_filters(self) -> Sequence[LineFilter]:
