@@ -185,7 +185,8 @@ def graph_block(
     """
     width, height = size
     scale = scale_labels(labels, height)
-    rows = cells.graph(series, max(1, width - len(scale[0])), height)
+    label_width = max(len(label) for label in labels) + 1
+    rows = cells.graph(series, max(1, width - label_width), height)
     label_style, graph_style = style("label"), style("graph")
     return [Text(caption, style=label_style)] + [
         Text(label, style=label_style).append(row, style=graph_style)
