@@ -9,6 +9,7 @@ import socket
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from gpu_tui.core.devices.model import Inventory
@@ -17,7 +18,7 @@ from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
-from gpu_tui.ui.widgets.plain_container import PlainTabPane
+from gpu_tui.ui.widgets.plain_container import PlainScreen, PlainTabbedContent, PlainTabPane
 
 
 def load_pane(spec: PaneSpec) -> type[Pane]:
@@ -50,9 +51,12 @@ class GpuTuiApp(App[int]):
         host = config.host or socket.gethostname()
         self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
 
+    def get_default_screen(self) -> Screen[None]:
+        return PlainScreen(id="_default")
+
     def compose(self) -> ComposeResult:
         yield Header()
-        with TabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
+        with PlainTabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
             for spec in PANES:
                 with PlainTabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
                     if spec.name == self.config.pane:

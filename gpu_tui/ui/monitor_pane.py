@@ -9,7 +9,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Container, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
@@ -102,7 +102,7 @@ class MonitorPane(Pane, can_focus=True):
         yield self._status
         with PlainContainer(id="monitor-body"):
             yield self._host
-            yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
+            yield PlainContainer(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
         with VerticalScroll(id="monitor-procs"):
             yield self._table
         yield self._note

@@ -132,6 +132,10 @@ async def test_rows_reach_the_screen_as_textual_would_draw_them() -> None:
         assert own_path(rows, whole) == textual_path(rows, whole)
         assert own_path(rows, Region(3, 1, 9, 4)) == textual_path(rows, Region(3, 1, 9, 4))
 
+        rows.texts[2] = Text("a row that runs on past the edge", style="blue")
+        rows.update_rows()  # cut at the content edge, as Textual cuts it
+        assert own_path(rows, whole) == textual_path(rows, whole)
+
         rows.border_title = "GPU 0 · LOST"  # the title rule is Textual's, kept per title
         assert own_path(rows, whole) == textual_path(rows, whole)
         assert "LOST" in "".join(char for char, _ in own_path(rows, whole)[0])

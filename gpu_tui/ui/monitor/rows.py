@@ -16,6 +16,8 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from gpu_tui.ui.widgets.plain_container import plain_styles
+
 _UNBUILT = Size(-1, -1)
 
 
@@ -77,18 +79,6 @@ class Frame:
     """The first row below the content."""
     left: tuple[Segment, ...]
     right: tuple[Segment, ...]
-
-
-def plain_styles(widget: Widget) -> bool:
-    """Whether every content row gets the same edges: no effect that Textual applies per row."""
-    styles = widget.styles
-    return (
-        widget.opacity == 1
-        and styles.text_opacity == 1
-        and not styles.tint.a
-        and not any(edge for edge, _ in styles.outline)
-        and not (styles.has_rule("hatch") and styles.hatch[0] != " ")
-    )
 
 
 class RowsWidget(Widget):
@@ -208,22 +198,32 @@ class RowsWidget(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self._ensure_built().width
+        if y >= len(self._rows):
+            return Strip.blank(width, self._base_style())
+        strip = self._strips[y]
+        if strip is None:
+            strip = self._strips[y] = Strip(self._segments(y, width), width)
+        return strip
+
+    def _base_style(self) -> Style:
         base = self._base
         if base is None:  # walks every ancestor's styles: once per style change, not per line
             base = self._base = self.rich_style
+        return base
+
+    def _segments(self, y: int, width: int) -> list[Segment]:
+        """Row ``y`` (built) as segments exactly ``width`` cells wide, padded or cut."""
+        base = self._base_style()
         if y >= len(self._rows):
-            return Strip.blank(width, base)
-        strip = self._strips[y]
-        if strip is None:
-            text = self._rows[y]
-            segments = row_segments(text, base, self.app.console, self._combined)
-            cells = text.cell_len
-            if cells < width:  # pad here: adjust_cell_length would build a second Strip
-                segments.append(Segment(" " * (width - cells), base))
-                cells = width
-            strip = Strip(segments, cells).adjust_cell_length(width, base)
-            self._strips[y] = strip
-        return strip
+            return [Segment(" " * width, base)]
+        text = self._rows[y]
+        segments = row_segments(text, base, self.app.console, self._combined)
+        cells = text.cell_len
+        if cells < width:
+            segments.append(Segment(" " * (width - cells), base))
+        elif cells > width:
+            segments = Segment.adjust_line_length(segments, width, base)
+        return segments
 
     # ---- to the screen --------------------------------------------------------------------
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -243,6 +243,7 @@ class RowsWidget(Widget):
         if frame is None:
             return super().render_lines(crop)
         width = frame.size.width
+        content_width = self._ensure_built().width
         filters = tuple(self.get_line_filters())
         if filters != self._filters:
             self._filters = filters
@@ -259,9 +260,9 @@ class RowsWidget(Widget):
             strip = framed.get(row)
             if strip is not None:
                 strips.append(strip)
-            else:
-                content = self.render_line(row)
-                strip = Strip([*frame.left, *content, *frame.right], width)
+            else:  # the row's segments go straight into the framed row: one Strip, not two
+                segments = self._segments(row, content_width)
+                strip = Strip([*frame.left, *segments, *frame.right], width)
                 if background is None:
                     background = self.background_colors[1]
                 for line_filter in filters:

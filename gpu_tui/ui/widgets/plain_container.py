@@ -1,21 +1,60 @@
-"""Containers that draw nothing of their own: only their children reach the screen."""
+"""Containers that draw nothing of their own: only their children reach the screen.
+
+Textual's compositor renders every widget whose parent's area meets a repainted row, whole,
+on every repaint: the screen, the tabs' frame and each container behind the Monitor's rows go
+through their styles cache line by line (a filter and a crop per line) each second. The
+widgets here give their background as one blank strip instead whenever that is all they show.
+"""
 
 from __future__ import annotations
 
 from textual.containers import Container
-from textual.widgets import TabPane
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import TabbedContent, TabPane
 
 
-class PlainContainer(Container):
-    """For layout only. On every repaint Textual renders each container behind the repainted
-    rows, line by line, through its styles cache; ``BLANK`` makes that one blank strip, which
-    the children cover. Only for containers with no border, padding or content of their own.
-    """
+def plain_styles(widget: Widget) -> bool:
+    """Whether Textual applies no effect of its own to the widget's rows: no opacity, tint,
+    outline or hatch (each changes a row in a way that depends on the row)."""
+    styles = widget.styles
+    return (
+        widget.opacity == 1
+        and styles.text_opacity == 1
+        and not styles.tint.a
+        and not any(edge for edge, _ in styles.outline)
+        and not (styles.has_rule("hatch") and styles.hatch[0] != " ")
+    )
 
-    BLANK = True
+
+def background_only(widget: Widget) -> bool:
+    """Whether the widget shows nothing but its background colour: no border and no effect."""
+    return not any(edge for edge, _ in widget.styles.border) and plain_styles(widget)
 
 
-class PlainTabPane(TabPane):
-    """A tab holding one pane that fills it (see ``PlainContainer``)."""
+class BackgroundOnly(Widget):
+    """Draws its lines as blank strips in its own colours while it has no border or effect
+    (Textual's ``BLANK``, decided per call: some layouts box a container, others do not)."""
 
-    BLANK = True
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if background_only(self):
+            return [Strip.blank(crop.width, self.visual_style.rich_style)] * crop.height
+        return super().render_lines(crop)
+
+
+class PlainContainer(BackgroundOnly, Container):
+    """For layout; boxed only where the stylesheet gives it a border."""
+
+
+class PlainTabPane(BackgroundOnly, TabPane):
+    """A tab holding one pane that fills it."""
+
+
+class PlainTabbedContent(BackgroundOnly, TabbedContent):
+    """The tabs: the tab bar and the panes cover it."""
+
+
+class PlainScreen(BackgroundOnly, Screen[None]):
+    """The app's screen: the header, tabs and footer cover it."""
