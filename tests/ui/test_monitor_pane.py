@@ -80,6 +80,26 @@ async def test_one_h200_shows_its_recorded_readings(
         assert "SIMULATED" not in shown
 
 
+async def test_a_card_with_graphs_leaves_their_sparklines_out(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: drawn(app), "the card drawn")
+        (card,) = cards(app)
+        graph = card.part("graph")
+        sparked = {
+            row.plain.split()[0]
+            for row in card.rows
+            if row.plain[:1].isupper() and any(span.style == graph for span in row.spans)
+        }
+        shown = text(card)
+        assert "GPU busy, %" in shown
+        assert "power, W of 700" in shown
+        # utilisation and power have their graphs above; the other readings keep a sparkline
+        assert sparked == {"MEM", "VRAM", "TEMP", "SM", "MCLK"}
+
+
 @pytest.mark.parametrize(("size", "mode"), [((80, 24), "line"), ((160, 48), "compact")])
 async def test_eight_gpus_each_show_their_own_power(
     app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], mode: str

@@ -19,6 +19,7 @@ from gpu_tui.ui.monitor.draw import (
     rate,
 )
 from gpu_tui.ui.monitor.gpu_text import (
+    graphed,
     history_graphs,
     links_text,
     readings,
@@ -32,6 +33,8 @@ from gpu_tui.ui.monitor.rows import RowsWidget
 MODES = ("line", "compact", "full")
 """``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
 LABEL = 5
+FULL_ROWS = 9
+"""Rows of the full card below its graphs (one more with MIG instances)."""
 WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
 
 
@@ -146,7 +149,17 @@ class GpuCard(RowsWidget):
             return series.high
         return known_float(fallback)
 
-    def _row(self, label: str, field: str, limit_field: str | None, end: str, width: int) -> Text:
+    def _row(
+        self,
+        label: str,
+        field: str,
+        limit_field: str | None,
+        end: str,
+        width: int,
+        graphed: tuple[str, ...] = (),
+    ) -> Text:
+        """A bar row, with a sparkline of the reading's history unless ``graphed`` has it
+        (the card shows its graph above: the same story twice only costs a repaint)."""
         gpu = self.gpu
         assert gpu is not None
         high = 100.0 if limit_field is None else self._high(field, getattr(gpu, limit_field))
@@ -159,7 +172,7 @@ class GpuCard(RowsWidget):
         line.append(f" {end:<15}")
         series = self._series(field)
         rest = width - line.cell_len - 1
-        if series is not None and rest > 3:
+        if series is not None and rest > 3 and field not in graphed:
             line.append(" " + self._history_cells.spark(series, rest), style=self._s("graph"))
         return line
 
@@ -262,12 +275,15 @@ class GpuCard(RowsWidget):
 
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
+        spare = height - FULL_ROWS - bool(self.mig)
+        graphs = self.has_class("-fill") and self.history is not None
+        drawn = graphed(spare) if graphs else ()
         rows = [
-            self._row("GPU", "utilization_percent", None, ends["util"], width),
+            self._row("GPU", "utilization_percent", None, ends["util"], width, drawn),
             self._row("MEM", "memory_utilization_percent", None, ends["mem"] + " busy", width),
             self._row("VRAM", "memory_used_bytes", "memory_total_bytes", ends["vram"], width),
             self._row("TEMP", "temperature_c", "temperature_slowdown_c", ends["temp"], width),
-            self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width),
+            self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width, drawn),
             self._row("SM", "sm_clock_mhz", "sm_clock_max_mhz", ends["sm"], width),
             self._row("MCLK", "memory_clock_mhz", "memory_clock_max_mhz", ends["mclk"], width),
             self._extras(gpu),
@@ -275,12 +291,11 @@ class GpuCard(RowsWidget):
         ]
         if self.mig:
             rows.append(Text("MIG  " + ", ".join(self.mig), style=self._s("dim")))
+        assert len(rows) == FULL_ROWS + bool(self.mig)
         for line in rows:
             line.truncate(width, overflow="ellipsis")
+        if not drawn or self.history is None:
+            return rows
         return (
-            history_graphs(
-                self.history, gpu, (width, height - len(rows)), self._s, self._history_cells
-            )
-            if self.has_class("-fill") and self.history is not None
-            else []
-        ) + rows
+            history_graphs(self.history, gpu, (width, spare), self._s, self._history_cells) + rows
+        )

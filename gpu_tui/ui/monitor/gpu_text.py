@@ -57,6 +57,14 @@ def state_words(gpu: GpuSample) -> str:
     return "STALE: the driver is not answering, last values shown" if gpu.stale else ""
 
 
+def graphed(spare: int) -> tuple[str, ...]:
+    """The readings ``history_graphs`` draws as graphs in ``spare`` rows: utilisation from 4,
+    power too from 8."""
+    if spare < 4:
+        return ()
+    return ("utilization_percent",) if spare < 8 else ("utilization_percent", "power_watts")
+
+
 def history_graphs(
     history: GpuHistory,
     gpu: GpuSample,
@@ -67,9 +75,10 @@ def history_graphs(
     """Rows a card has to spare (few GPUs, big screen) become utilisation and power history:
     ``size`` is (width, spare rows)."""
     width, spare = size
-    if spare < 4:
+    drawn = graphed(spare)
+    if not drawn:
         return []
-    util_rows = spare - 1 if spare < 8 else (spare - 2) * 2 // 3
+    util_rows = spare - 1 if len(drawn) == 1 else (spare - 2) * 2 // 3
     power = history.power_watts
     top = f"{power.high:.0f}" if power.high else "?"
     busy = "GPU busy, %"
@@ -78,7 +87,7 @@ def history_graphs(
     lines = graph_block(
         busy, history.utilization_percent, (width, util_rows), ("100", "50", "0"), style, cells
     )
-    if spare >= 8:
+    if "power_watts" in drawn:
         rows = spare - 2 - util_rows
         caption = f"power, W of {top}"
         lines += graph_block(caption, power, (width, rows), (top, "", "0"), style, cells)
