@@ -50,7 +50,7 @@ class MonitorPane(Pane, can_focus=True):
     """
 
     BLANK = True
-    """The pane has no border or background of its own (see ``PlainContainer``)."""
+    """The pane has no border or background of its own (see ``widgets.plain_container``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("plus,equals_sign", "slower", "Slower", key_display="+"),

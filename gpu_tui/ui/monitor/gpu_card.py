@@ -276,8 +276,8 @@ class GpuCard(RowsWidget):
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
         spare = height - FULL_ROWS - bool(self.mig)
-        graphs = self.has_class("-fill") and self.history is not None
-        drawn = graphed(spare) if graphs else ()
+        history = self.history if self.has_class("-fill") else None  # graphs fill spare rows
+        drawn = graphed(spare) if history is not None else ()
         rows = [
             self._row("GPU", "utilization_percent", None, ends["util"], width, drawn),
             self._row("MEM", "memory_utilization_percent", None, ends["mem"] + " busy", width),
@@ -294,8 +294,6 @@ class GpuCard(RowsWidget):
         assert len(rows) == FULL_ROWS + bool(self.mig)
         for line in rows:
             line.truncate(width, overflow="ellipsis")
-        if not drawn or self.history is None:
+        if history is None or not drawn:
             return rows
-        return (
-            history_graphs(self.history, gpu, (width, spare), self._s, self._history_cells) + rows
-        )
+        return history_graphs(history, gpu, (width, spare), self._s, self._history_cells) + rows
