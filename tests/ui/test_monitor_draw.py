@@ -6,9 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from rich.console import Console
+from rich.control import strip_control_codes
+from rich.style import Style
+from rich.text import Text
 
 from gpu_tui.core.history import Series
-from gpu_tui.ui.monitor.draw import GAP, fraction, graph_rows, spark
+from gpu_tui.ui.monitor import draw
+from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET, cells_text, fraction, graph_rows, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
@@ -82,3 +87,36 @@ def test_kept_cells_draw_what_the_whole_history_draws(seed: int) -> None:
         assert cells.graph(series, width, height) == graph_rows(
             history, width, height, series.low, series.high
         )
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        (),
+        ((" 50 ", Style(color="grey50")), ("▁▂▃█" * 40, Style(color="green"))),
+        (("", Style(bold=True)), ("█████▍", Style(color="red")), ("───", Style.null())),
+        ((GAP * 6, Style(dim=True)),),
+    ],
+)
+def test_cells_text_is_what_rich_assembles(parts: tuple[tuple[str, Style], ...]) -> None:
+    console = Console(width=200, color_system="truecolor")
+    made, assembled = cells_text(*parts), Text.assemble(*parts)
+    assert made.plain == assembled.plain
+    assert len(made) == len(assembled)
+    assert made.cell_len == assembled.cell_len
+    assert list(made.render(console)) == list(assembled.render(console))
+    # It behaves as a Text afterwards too: appended to, cut, appended to others.
+    for text in (made, assembled):
+        text.append(" 12%", style="bold")
+        text.truncate(30, overflow="ellipsis")
+    assert list(made.render(console)) == list(assembled.render(console))
+    assert list(Text("x").append_text(made).render(console)) == list(
+        Text("x").append_text(assembled).render(console)
+    )
+
+
+def test_drawn_cells_hold_no_control_codes() -> None:
+    """``cells_text`` skips Rich's scan for control codes: only the drawing alphabets go in."""
+    alphabet = _LEVELS + draw._EIGHTHS + GAP + NOTHING_YET + "─" + "0123456789. ?"
+    assert strip_control_codes(alphabet) == alphabet
+    assert all(character.isprintable() for character in alphabet)

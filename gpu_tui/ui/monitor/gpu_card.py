@@ -12,6 +12,7 @@ from gpu_tui.core.history import GpuHistory, Series
 from gpu_tui.core.samples import GpuSample
 from gpu_tui.ui.monitor.draw import (
     bar,
+    cells_text,
     fraction,
     gib,
     known_float,
@@ -173,7 +174,8 @@ class GpuCard(RowsWidget):
         series = self._series(field)
         rest = width - line.cell_len - 1
         if series is not None and rest > 3 and field not in graphed:
-            line.append(" " + self._history_cells.spark(series, rest), style=self._s("graph"))
+            spark_cells = " " + self._history_cells.spark(series, rest)
+            line.append_text(cells_text((spark_cells, self._s("graph"))))
         return line
 
     def _extras(self, gpu: GpuSample) -> Text:
@@ -251,7 +253,8 @@ class GpuCard(RowsWidget):
         series = self._series("utilization_percent")
         room = width - util.cell_len - rest.cell_len
         if series is not None and room >= 4:
-            util.append(self._history_cells.spark(series, room), style=self._s("graph"))
+            spark_cells = self._history_cells.spark(series, room)
+            util.append_text(cells_text((spark_cells, self._s("graph"))))
         util.append_text(rest)
         clocks = Text("SM ", style=label).append(
             f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"

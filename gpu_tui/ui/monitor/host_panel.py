@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
+from rich.style import Style
 from rich.text import Text
 
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.history import History, Series
 from gpu_tui.core.samples import Sample
-from gpu_tui.ui.monitor.draw import bar, gib, graph_block, spark
+from gpu_tui.ui.monitor.draw import bar, cells_text, gib, graph_block, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
@@ -79,8 +80,8 @@ class HostPanel(RowsWidget):
         line.append(f" {end:<14}")
         rest = width - line.cell_len - 1
         if rest > 4 and not self.has_class("-wide"):  # wide: the graphs above show history
-            line.append(" " + self._history_cells.spark(series, rest))
-            line.stylize(self.part("graph"), len(line) - rest, len(line))
+            spark_cells = self._history_cells.spark(series, rest)
+            line.append_text(cells_text((" ", Style.null()), (spark_cells, self.part("graph"))))
         return line
 
     def _lines(self, width: int, height: int) -> list[Text]:
