@@ -9,12 +9,15 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import constants
 from textual.app import App, ComposeResult
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gpu_tui.ui.monitor.rows import RowsWidget, row_segments
+from gpu_tui.ui.monitor.rows import RowStyles, RowsWidget, row_segments
 
 
 class Rows(RowsWidget):
@@ -80,7 +83,7 @@ def test_row_segments_match_rich(text: Text) -> None:
         expected = list(Segment.apply_style(text.render(console), base))
     else:  # Rich drops the base style of a Text without spans
         expected = [Segment(text.plain, base + console.get_style(text.style))]
-    assert [s for s in row_segments(text, base, console, {}) if s.text] == [
+    assert [s for s in row_segments(text, RowStyles(base), console) if s.text] == [
         s for s in expected if s.text
     ]
 
@@ -166,3 +169,53 @@ async def test_a_title_that_keeps_changing_keeps_one_title_rule() -> None:
             rows.border_title = f"load {load / 100:.2f}"
             assert own_path(rows, whole) == textual_path(rows, whole)
         assert len(rows._edges) == 2  # the top and bottom rules for the current title only
+
+
+class Shouting(LineFilter):
+    """A filter that needs the whole row (upper-cases the row's text): rows go through it."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [Segment(text.upper(), style, control) for text, style, control in segments]
+
+
+class ShoutingBoxed(Boxed):
+    def get_line_filters(self) -> list[LineFilter]:
+        return [*super().get_line_filters(), Shouting()]
+
+
+class ShoutingApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ShoutingBoxed()
+
+
+@pytest.mark.parametrize("setting", ["truecolor", "ansi", "no-color", "dim", "whole-row"])
+async def test_line_filters_reach_the_rows_as_textual_applies_them(
+    setting: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual's own filters are applied to the row styles once; any other filter to each row.
+    Either way the screen gets what Textual's path gives."""
+    if setting == "no-color":
+        monkeypatch.setenv("NO_COLOR", "1")  # Textual's Monochrome filter
+    if setting == "dim":
+        monkeypatch.setattr(constants, "FILTERS", "dim")  # TEXTUAL_FILTERS=dim: DimFilter
+    app = ShoutingApp() if setting == "whole-row" else BoxedApp()
+    if setting == "ansi":
+        app.ansi_color = True  # the terminal's own palette: no ANSI-to-truecolor filter
+    async with app.run_test(size=(30, 9)) as pilot:
+        rows = app.query_one(Boxed)
+        rows.border_title = "GPU 0"
+        rows.texts = [
+            Text("idle", style="dim"),
+            Text("busy ", style="red").append("██▌", style="green on blue"),
+            Text("warm", style="bold yellow").append(" dim", style="dim"),
+        ]
+        rows.update_rows()
+        await pilot.pause()
+        whole = Region(0, 0, *rows.outer_size)
+        assert rows._current_frame() is not None
+        assert own_path(rows, whole) == textual_path(rows, whole)
+        rows.texts[0] = Text("IDLE", style="italic red")
+        rows.update_rows()
+        assert own_path(rows, whole) == textual_path(rows, whole)
+        shown = "".join(char for row in own_path(rows, whole) for char, _ in row)
+        assert ("BUSY" in shown) == (setting == "whole-row")

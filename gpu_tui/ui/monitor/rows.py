@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,7 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
-from textual.filter import LineFilter
+from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -26,30 +26,71 @@ def same(a: Text, b: Text) -> bool:
     return a.plain == b.plain and a.style == b.style and a.spans == b.spans
 
 
-def row_segments(
-    text: Text, base: Style, console: Console, combined: dict[object, Style]
-) -> list[Segment]:
-    """``text`` as segments on ``base``: what ``Text.render`` and ``Strip.apply_style`` give,
-    segment for segment, at a fraction of the cost for rows built here (spans in order, none
-    overlapping; others take Rich's general path).
+STYLE_FILTERS = (ANSIToTruecolor, DimFilter, Monochrome, NoColor)
+"""Textual's own line filters. Each changes every segment's style by itself (given the
+background), so a widget's few row styles can be filtered once each, not each row again."""
 
-    ``combined`` remembers each style put together on ``base`` (a handful per widget), so a
-    segment costs a dict lookup. Each tick repaints every row with a history graph (most of a
-    big screen), so this is the pane's hottest loop.
+
+def _unchanged(style: Style) -> Style:
+    return style
+
+
+def style_filter(filters: Sequence[LineFilter], background: Color) -> Callable[[Style], Style]:
+    """``filters`` as a change of one style, when they are all ``STYLE_FILTERS``; else
+    ValueError (a filter of another kind may look at a whole row)."""
+    if not all(type(line_filter) in STYLE_FILTERS for line_filter in filters):
+        raise ValueError("only Textual's own line filters change one style at a time")
+    if not filters:
+        return _unchanged
+
+    def finish(style: Style) -> Style:
+        segments = [Segment(" ", style)]
+        for line_filter in filters:
+            segments = line_filter.apply(segments, background)
+        return segments[0].style or Style.null()
+
+    return finish
+
+
+class RowStyles:
+    """The styles a widget's rows are drawn in: each row style put together on the widget's
+    base style, then ``finish``ed (line filters applied), once, not for every segment."""
+
+    def __init__(self, base: Style, finish: Callable[[Style], Style] = _unchanged) -> None:
+        self.base = base
+        self.finish = finish
+        self.padding = finish(base)
+        """Cells past the end of a row's text."""
+        self.combined: dict[object, Style] = {}
+        """Finished styles by the row style (or row and span styles) they came from."""
+
+
+def row_segments(text: Text, styles: RowStyles, console: Console) -> list[Segment]:
+    """``text`` as segments on ``styles.base``, finished: what ``Text.render`` and
+    ``Strip.apply_style`` give (and the line filters), segment for segment, at a fraction of the
+    cost for rows built here (spans in order, none overlapping; others take Rich's general path).
+
+    ``styles`` remembers each style put together (a handful per widget), so a segment costs a
+    dict lookup. Each tick repaints every row with a history graph (most of a big screen), so
+    this is the pane's hottest loop.
     """
     plain = text.plain
     own_style = text.style
     get_style = console.get_style
+    base, finish, combined = styles.base, styles.finish, styles.combined
     own = combined.get(own_style)
     if own is None:
-        own = combined[own_style] = base + get_style(own_style, default=Style.null())
+        own = combined[own_style] = finish(base + get_style(own_style, default=Style.null()))
     segments: list[Segment] = []
     append = segments.append
     position = 0
     for start, end, style in text.spans:
         end = min(end, len(plain))
         if start < position or end < start:
-            return list(Segment.apply_style(text.render(console), base))
+            return [
+                Segment(piece, finish(piece_style) if piece_style else piece_style)
+                for piece, piece_style, _ in Segment.apply_style(text.render(console), base)
+            ]
         if end == start:
             continue
         if start > position:
@@ -60,7 +101,7 @@ def row_segments(
             span_style = get_style(own_style, default=Style.null()) + get_style(
                 style, default=Style.null()
             )
-            span_style = combined[key] = base + span_style
+            span_style = combined[key] = finish(base + span_style)
         append(Segment(plain[start:end], span_style))
         position = end
     if position < len(plain):
@@ -100,16 +141,21 @@ class RowsWidget(Widget):
         self._built = _UNBUILT
         """The content size the rows were built for; unbuilt after a style change."""
         self._parts: dict[str, Style] = {}
-        self._base: Style | None = None
-        self._combined: dict[object, Style] = {}
-        """Row styles put together on the base style (see ``row_segments``)."""
+        self._styles: RowStyles | None = None
+        """Row styles for ``render_line``: Textual applies the line filters after it."""
+        self._finished: RowStyles | None = None
+        """Row styles with the line filters applied (``render_lines``); None while a filter
+        needs whole rows."""
+        self._finished_edges: tuple[list[Segment], list[Segment]] = ([], [])
+        """The frame's left and right edges with the line filters applied."""
         self._frame: Frame | None = None
         self._framed: dict[int, Strip] = {}
         """Content rows joined to their border and padding, by content row (``render_lines``)."""
         self._edges: dict[int, Strip] = {}
         """Rows above and below the content, by row, for ``_edge_titles`` (see ``_edge``)."""
         self._edge_titles: tuple[str | None, str | None] = (None, None)
-        self._filters: tuple[LineFilter, ...] = ()
+        self._filters: tuple[LineFilter, ...] | None = None
+        """The line filters ``_finished`` was made for; None: make it again."""
         self._learning = False
 
     def build_rows(self, width: int, height: int) -> list[Text]:
@@ -128,8 +174,8 @@ class RowsWidget(Widget):
         super().notify_style_update()
         # A new theme or class: the rows hold resolved colours, so build them again.
         self._parts.clear()
-        self._base = None
-        self._combined.clear()
+        self._styles = None
+        self._filters = None
         self._built = _UNBUILT
         self._frame = None
         self._framed.clear()
@@ -199,30 +245,29 @@ class RowsWidget(Widget):
     def render_line(self, y: int) -> Strip:
         width = self._ensure_built().width
         if y >= len(self._rows):
-            return Strip.blank(width, self._base_style())
+            return Strip.blank(width, self._row_styles().base)
         strip = self._strips[y]
         if strip is None:
-            strip = self._strips[y] = Strip(self._segments(y, width), width)
+            strip = self._strips[y] = Strip(self._segments(y, width, self._row_styles()), width)
         return strip
 
-    def _base_style(self) -> Style:
-        base = self._base
-        if base is None:  # walks every ancestor's styles: once per style change, not per line
-            base = self._base = self.rich_style
-        return base
+    def _row_styles(self) -> RowStyles:
+        styles = self._styles
+        if styles is None:  # walks every ancestor's styles: once per style change, not per line
+            styles = self._styles = RowStyles(self.rich_style)
+        return styles
 
-    def _segments(self, y: int, width: int) -> list[Segment]:
+    def _segments(self, y: int, width: int, styles: RowStyles) -> list[Segment]:
         """Row ``y`` (built) as segments exactly ``width`` cells wide, padded or cut."""
-        base = self._base_style()
         if y >= len(self._rows):
-            return [Segment(" " * width, base)]
+            return [Segment(" " * width, styles.padding)]
         text = self._rows[y]
-        segments = row_segments(text, base, self.app.console, self._combined)
+        segments = row_segments(text, styles, self.app.console)
         cells = text.cell_len
         if cells < width:
-            segments.append(Segment(" " * (width - cells), base))
+            segments.append(Segment(" " * (width - cells), styles.padding))
         elif cells > width:
-            segments = Segment.adjust_line_length(segments, width, base)
+            segments = Segment.adjust_line_length(segments, width, styles.padding)
         return segments
 
     # ---- to the screen --------------------------------------------------------------------
@@ -233,8 +278,10 @@ class RowsWidget(Widget):
         general path that costs some 25 µs a row, and a tick at 160×48 repaints about forty;
         each call also looks up the widget's colours and title styles again. Here the edges of
         the content rows, the same on every row, are cut once from a row Textual drew
-        (``Frame``), each changed row is joined to them, and finished rows (line filters
-        applied) are kept until they change. The rows above and below the content (title rule,
+        (``Frame``), each changed row is joined to them, and finished rows are kept until they
+        change. Textual's own line filters change one style at a time, so they are applied once
+        to each of the row styles and edges (``RowStyles``), not to every repainted row; other
+        filters get whole rows. The rows above and below the content (title rule,
         borders) come from Textual's path, kept while the titles stay the same. Widgets with
         per-row effects such as opacity take Textual's path throughout. The snapshot tests hold
         the two paths to the same picture.
@@ -249,6 +296,8 @@ class RowsWidget(Widget):
             self._filters = filters
             self._framed.clear()
             self._edges.clear()
+            self._finish(frame, filters)
+        finished, (left, right) = self._finished, self._finished_edges
         framed = self._framed
         background: Color | None = None
         strips: list[Strip] = []
@@ -260,8 +309,12 @@ class RowsWidget(Widget):
             strip = framed.get(row)
             if strip is not None:
                 strips.append(strip)
-            else:  # the row's segments go straight into the framed row: one Strip, not two
-                segments = self._segments(row, content_width)
+            elif finished is not None:  # the row's segments go straight into the framed row
+                segments = self._segments(row, content_width, finished)
+                strip = framed[row] = Strip([*left, *segments, *right], width)
+                strips.append(strip)
+            else:  # a filter that sees whole rows: each row through it
+                segments = self._segments(row, content_width, self._row_styles())
                 strip = Strip([*frame.left, *segments, *frame.right], width)
                 if background is None:
                     background = self.background_colors[1]
@@ -284,6 +337,20 @@ class RowsWidget(Widget):
         if strip is None:
             strip = self._edges[y] = super().render_lines(Region(0, y, width, 1))[0]
         return strip
+
+    def _finish(self, frame: Frame, filters: tuple[LineFilter, ...]) -> None:
+        """Filter the row styles and the frame's edges once, when every filter changes one
+        style at a time (Textual's own do); otherwise each row goes through the filters."""
+        try:
+            finish = style_filter(filters, self.background_colors[1])
+        except ValueError:
+            self._finished = None
+            return
+        self._finished = RowStyles(self._row_styles().base, finish)
+        self._finished_edges = (
+            [Segment(text, finish(style) if style else style) for text, style, _ in frame.left],
+            [Segment(text, finish(style) if style else style) for text, style, _ in frame.right],
+        )
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         return () if self._learning else super().get_line_filters()
@@ -311,4 +378,5 @@ class RowsWidget(Widget):
         self._frame = Frame(size, top, bottom, left, right)
         self._framed.clear()
         self._edges.clear()
+        self._filters = None  # the new edges are filtered on the next draw
         return self._frame
