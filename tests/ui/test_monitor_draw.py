@@ -67,12 +67,13 @@ def test_fast_drawing_matches_reference(
     )
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(24))
 def test_kept_cells_draw_what_the_whole_history_draws(seed: int) -> None:
     """Tick by tick, with shapes and limits changing and the ring wrapping, ``HistoryCells``
-    (the new readings only) draws exactly what ``spark`` and ``graph_rows`` draw from all."""
+    (the new readings only, graph rows moved along) draws exactly what ``spark`` and
+    ``graph_rows`` draw from all; a ring as wide as the graph shares its cells with wider ones."""
     rng = random.Random(seed)
-    series = Series("power", "W", capacity=rng.choice([5, 40, 600]), high=None)
+    series = Series("power", "W", capacity=rng.choice([5, 7, 40, 600]), high=None)
     cells = HistoryCells()
     width, height = rng.choice([(1, 1), (7, 3), (30, 12), (90, 7)])
     for value in readings(seed, 150):
@@ -120,3 +121,15 @@ def test_drawn_cells_hold_no_control_codes() -> None:
     alphabet = _LEVELS + draw._EIGHTHS + GAP + NOTHING_YET + "─" + "0123456789. ?"
     assert strip_control_codes(alphabet) == alphabet
     assert all(character.isprintable() for character in alphabet)
+
+
+def test_graph_rows_follow_cells_drawn_for_a_wider_graph() -> None:
+    """A graph as wide as the ring shares its cells with wider graphs of the same series,
+    which move them along without moving its rows: those must not be moved along again."""
+    series = Series("power", "W", capacity=7, high=100.0)
+    cells = HistoryCells()
+    for tick in range(40):
+        series.append(float(tick * 13 % 100))
+        for width in (7, 30) if tick % 3 else (30, 7):
+            expected = graph_rows(series.values(), width, 4, series.low, series.high)
+            assert cells.graph(series, width, 4) == expected

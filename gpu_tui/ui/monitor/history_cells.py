@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gpu_tui.core.history import Series
 from gpu_tui.ui.monitor.draw import NOTHING_YET, graph_columns, rows_of, spark_cells
 
@@ -9,17 +11,33 @@ MAX_KEPT = 64
 """Shapes kept per widget before starting afresh (a resize or a new limit adds new shapes)."""
 
 
+@dataclass
+class _Kept:
+    """What one series was drawn with last tick, in one shape."""
+
+    appended: int
+    """Readings the series had appended in all when ``cells`` were drawn."""
+    cells: list[str]
+    """One cell (a graph column, or a sparkline cell) per reading held, oldest first."""
+    rows: list[str] | None = None
+    """The graph's rows, top first, read across the cells as they were at ``rows_at``."""
+    rows_at: int = 0
+    """``appended`` when ``rows`` were drawn."""
+
+
 class HistoryCells:
     """The cells each series was drawn with last tick, by shape and scale.
 
     A tick adds one reading to every series and moves each graph along by one column, so the
-    cells already drawn are reused and only the new readings are worked out: a big screen draws
-    some forty graph rows a tick. Each widget keeps its own; the result is what ``spark`` and
-    ``graph_rows`` draw from the whole history.
+    cells already drawn are reused and only the new readings are worked out; a graph's rows
+    move along too, each losing its oldest cells and gaining the new ones, instead of being
+    read across every column again. A big screen draws some forty graph rows a tick. Each
+    widget keeps its own; the result is what ``spark`` and ``graph_rows`` draw from the whole
+    history.
     """
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[Series, int, int, float, float | None], tuple[int, list[str]]] = {}
+        self._kept: dict[tuple[Series, int, int, float, float | None], _Kept] = {}
 
     def spark(self, series: Series, width: int) -> str:
         """The newest ``width`` readings as a sparkline (see ``draw.spark``)."""
@@ -27,28 +45,43 @@ class HistoryCells:
 
     def graph(self, series: Series, width: int, height: int) -> list[str]:
         """The newest ``width`` readings as graph rows, top first (see ``draw.graph_rows``)."""
-        return rows_of(self._cells(series, width, height), height)
+        if width <= 0 or width > series.capacity:  # cells with a blank margin: read afresh
+            return rows_of(self._cells(series, width, height), height)
+        kept = self._update(series, width, height)
+        rows, new = kept.rows, kept.appended - kept.rows_at  # one cell per reading since
+        if rows is None or not 0 <= new < width:
+            rows = rows_of(kept.cells, height)
+        elif new:
+            added = rows_of(kept.cells[-new:], height)
+            rows = [row[new:] + more for row, more in zip(rows, added, strict=True)]
+        kept.rows, kept.rows_at = rows, kept.appended
+        return rows
 
     def _cells(self, series: Series, width: int, height: int) -> list[str]:
         """One cell per reading (a column ``height`` tall; 0: a sparkline), oldest first."""
         if width <= 0:
             return []
-        blank = NOTHING_YET * max(1, height)
-        held = min(width, series.capacity)  # older readings have left the ring: blank
+        cells = self._update(series, width, height).cells
+        held = len(cells)  # older readings have left the ring: blank
+        return cells if held == width else [NOTHING_YET * max(1, height)] * (width - held) + cells
+
+    def _update(self, series: Series, width: int, height: int) -> _Kept:
+        """The series' cells, brought up to date."""
+        held = min(width, series.capacity)
         key = (series, held, height, series.low, series.high)
         kept = self._kept.get(key)
         if kept is None:
             if len(self._kept) >= MAX_KEPT:
                 self._kept.clear()
-            seen, cells = 0, [blank] * held
-        else:
-            seen, cells = kept
+            kept = self._kept[key] = _Kept(0, [NOTHING_YET * max(1, height)] * held)
+        seen = kept.appended
         appended, fresh = series.newer(seen, held)
-        if kept is None or appended != seen:
-            if height:
-                new = graph_columns(fresh, height, series.low, series.high)
-            else:
-                new = spark_cells(fresh, series.low, series.high)
-            cells = (cells + new)[-held:]
-            self._kept[key] = (appended, cells)
-        return cells if held == width else [blank] * (width - held) + cells
+        if appended == seen:
+            return kept
+        if height:
+            new = graph_columns(fresh, height, series.low, series.high)
+        else:
+            new = spark_cells(fresh, series.low, series.high)
+        kept.cells = (kept.cells + new)[-held:]
+        kept.appended = appended
+        return kept
