@@ -64,6 +64,25 @@ async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
         assert "No GPUs to show" in str(app.query_one("#monitor-no-gpu").render())
 
 
+@pytest.mark.parametrize(("size", "in_title"), [((80, 24), True), ((160, 48), False)])
+async def test_a_big_cpu_panel_keeps_changing_readings_out_of_its_title(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], in_title: bool
+) -> None:
+    """A new title repaints the whole panel: with graphs, the clock, load and temperature
+    (which change every few seconds) sit above the CPU graph instead, where the whole title
+    also fits."""
+    app = app_factory(demo=True, pane="monitor", refresh=FAST)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: pane_of(app).redraws > 1, "two draws")
+        host = app.query_one(HostPanel)
+        title, first_row = str(host.border_title), host.rows[0].plain
+        assert title.endswith("cores") != in_title
+        assert ("load " in title) == in_title  # Linux always reports a load average
+        assert first_row.startswith("CPU busy, % · ") != in_title
+        assert ("load " in first_row) != in_title
+        assert len(title) + 4 <= host.outer_size.width  # nothing cut off
+
+
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_one_h200_shows_its_recorded_readings(
     app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]

@@ -21,17 +21,23 @@ MAX_CORE_ROWS = {False: 4, True: 12}
 """How many rows of per-core bars fit before the cores are drawn one cell each (narrow, wide)."""
 
 
-def title_for(sample: Sample, cpu_name: str | None) -> str:
-    """The panel title: model, core count, clock, load average and temperature when known."""
+def readings_for(sample: Sample) -> list[str]:
+    """Clock, load average and temperature, those that are known."""
     cpu = sample.cpu
-    parts = [cpu_name or "CPU", f"{len(cpu.per_core_percent)} cores"]
+    parts = []
     if not isinstance(cpu.frequency_mhz, Unknown):
         parts.append(f"{cpu.frequency_mhz / 1000:.2f} GHz")
     if not isinstance(cpu.load_average, Unknown):
         parts.append("load " + " ".join(f"{x:.2f}" for x in cpu.load_average))
     if not isinstance(cpu.temperature_c, Unknown):
         parts.append(f"{cpu.temperature_c:.0f} °C")
-    return " · ".join(parts)
+    return parts
+
+
+def title_for(sample: Sample, cpu_name: str | None, readings: bool = True) -> str:
+    """The panel title: model and core count, then the ``readings_for`` unless left out."""
+    parts = [cpu_name or "CPU", f"{len(sample.cpu.per_core_percent)} cores"]
+    return " · ".join(parts + (readings_for(sample) if readings else []))
 
 
 class HostPanel(RowsWidget):
@@ -53,6 +59,9 @@ class HostPanel(RowsWidget):
         self.cpu_name: str | None = None
         self._title = ""
         self._history_cells = HistoryCells()
+        self._readings_in_graph = False
+        """Whether the rows show ``readings_for`` (above the CPU graph): then the title does
+        not. A new title repaints the whole panel, and these change every few seconds."""
 
     @property
     def core_count(self) -> int:
@@ -60,12 +69,13 @@ class HostPanel(RowsWidget):
 
     def show(self, sample: Sample, history: History, cpu_name: str | None) -> None:
         self.sample, self.history, self.cpu_name = sample, history, cpu_name
-        title = title_for(sample, cpu_name)
+        self.update_rows()
+        title = title_for(sample, cpu_name, readings=not self._readings_in_graph)
         if title != self._title:  # setting a title repaints the whole panel, so only on change
             self.border_title = self._title = title
-        self.update_rows()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
+        self._readings_in_graph = False
         if self.sample is None:
             return [Text("Reading CPU and memory…", style=self.part("label"))]
         return self._lines(width, height)
@@ -127,9 +137,11 @@ class HostPanel(RowsWidget):
         cpu_rows = max(2, spare * 3 // 5)
         memory = history.memory_used_bytes
         top = gib(int(memory.high)) if memory.high else "?"
+        assert self.sample is not None
+        self._readings_in_graph = True
         return [
             *graph_block(
-                "CPU busy, %",
+                " · ".join(["CPU busy, %", *readings_for(self.sample)]),
                 history.cpu_percent,
                 (width, cpu_rows),
                 ("100", "50", "0"),
