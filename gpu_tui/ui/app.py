@@ -18,7 +18,12 @@ from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
-from gpu_tui.ui.widgets.plain_container import PlainScreen, PlainTabbedContent, PlainTabPane
+from gpu_tui.ui.widgets.plain_container import (
+    PlainContainer,
+    PlainScreen,
+    PlainTabbedContent,
+    PlainTabPane,
+)
 
 
 def load_pane(spec: PaneSpec) -> type[Pane]:
@@ -55,13 +60,16 @@ class GpuTuiApp(App[int]):
         return PlainScreen(id="_default")
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        # The header and footer each sit in a container of their own height: the compositor
+        # draws again every widget whose container meets a repainted row, and the screen meets
+        # them all (see ``widgets.plain_container``). Boxed in, they are drawn when they change.
+        yield PlainContainer(Header(), id="header-bar")
         with PlainTabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
             for spec in PANES:
                 with PlainTabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
                     if spec.name == self.config.pane:
                         yield self.build_pane(spec)
-        yield Footer()
+        yield PlainContainer(Footer(), id="footer-bar")
 
     def build_pane(self, spec: PaneSpec) -> Pane:
         """Create a pane widget; each is built once, the first time it is shown."""
