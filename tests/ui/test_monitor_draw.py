@@ -13,7 +13,15 @@ from rich.text import Text
 
 from gpu_tui.core.history import Series
 from gpu_tui.ui.monitor import draw
-from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET, cells_text, fraction, graph_rows, spark
+from gpu_tui.ui.monitor.draw import (
+    GAP,
+    NOTHING_YET,
+    cells_text,
+    fraction,
+    graph_block,
+    graph_rows,
+    spark,
+)
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
@@ -133,3 +141,27 @@ def test_graph_rows_follow_cells_drawn_for_a_wider_graph() -> None:
         for width in (7, 30) if tick % 3 else (30, 7):
             expected = graph_rows(series.values(), width, 4, series.low, series.high)
             assert cells.graph(series, width, 4) == expected
+
+
+def test_a_graph_row_that_reads_the_same_is_the_same_text() -> None:
+    """Unchanged graph rows are handed over again (the widget then skips them); a row that
+    moved along is made afresh, and every row reads what ``graph_rows`` draws."""
+    series = Series("busy", "%", capacity=50, high=100.0)
+    cells = HistoryCells()
+
+    def style(part: str) -> Style:
+        return Style(color="green") if part == "graph" else Style(dim=True)
+
+    def block() -> list[Text]:
+        return graph_block("busy", series, (24, 4), ("100", "50", "0"), style, cells)
+
+    for _ in range(3):
+        series.append(5.0)
+    first = block()
+    series.append(5.0)
+    second = block()
+    assert second[1] is first[1]  # the top row: blank both times
+    assert second[-1] is not first[-1]  # the bottom row gained a reading
+    rows = graph_rows(series.values(), 20, 4, series.low, series.high)
+    assert [text.plain[4:] for text in second[1:]] == rows
+    assert second[-1].spans[-1].style == style("graph")

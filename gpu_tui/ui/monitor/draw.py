@@ -211,6 +211,6 @@ def graph_block(
     rows = cells.graph(series, max(1, width - label_width), height)
     label_style, graph_style = style("label"), style("graph")
     return [Text(caption, style=label_style)] + [
-        cells_text((label, label_style), (row, graph_style))
+        cells.row_text(label, row, label_style, graph_style)
         for label, row in zip(scale, rows, strict=True)
     ]

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpu_tui.core.history import Series
-from gpu_tui.ui.monitor.draw import NOTHING_YET, graph_columns, rows_of, spark_cells
+from gpu_tui.ui.monitor.draw import NOTHING_YET, cells_text, graph_columns, rows_of, spark_cells
+
+if TYPE_CHECKING:
+    from rich.style import Style
+    from rich.text import Text
 
 MAX_KEPT = 64
 """Shapes kept per widget before starting afresh (a resize or a new limit adds new shapes)."""
+MAX_ROW_TEXTS = 512
+"""Graph rows kept as Text per widget before starting afresh (a few big graphs' worth)."""
 
 
 @dataclass
@@ -38,6 +45,20 @@ class HistoryCells:
 
     def __init__(self) -> None:
         self._kept: dict[tuple[Series, int, int, float, float | None], _Kept] = {}
+        self._row_texts: dict[tuple[str, str, Style, Style], Text] = {}
+
+    def row_text(self, label: str, row: str, label_style: Style, graph_style: Style) -> Text:
+        """A graph row after its scale label, as Text: the one made last time for the same row
+        when there was one. Most rows of a steady graph (an idle host, a flat memory line) read
+        the same tick after tick; the widget then finds them unchanged without comparing them.
+        These Texts are shared between ticks, so they must not be changed once made."""
+        key = (label, row, label_style, graph_style)
+        text = self._row_texts.get(key)
+        if text is None:
+            if len(self._row_texts) >= MAX_ROW_TEXTS:
+                self._row_texts.clear()
+            text = self._row_texts[key] = cells_text((label, label_style), (row, graph_style))
+        return text
 
     def spark(self, series: Series, width: int) -> str:
         """The newest ``width`` readings as a sparkline (see ``draw.spark``)."""
