@@ -6,11 +6,11 @@ import gc
 import importlib
 import socket
 
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Tab, Tabs
 
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.config import AppConfig
@@ -18,12 +18,7 @@ from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
-from gpu_tui.ui.widgets.plain_container import (
-    PlainContainer,
-    PlainScreen,
-    PlainTabbedContent,
-    PlainTabPane,
-)
+from gpu_tui.ui.widgets.plain_container import PlainContainer, PlainScreen
 
 
 def load_pane(spec: PaneSpec) -> type[Pane]:
@@ -53,22 +48,27 @@ class GpuTuiApp(App[int]):
         self.config = config
         self.inventory: Inventory | None = None
         self.panes: dict[str, Pane] = {}
+        self.home = PlainScreen(id="_default")
+        """The screen the panes live on (dialogs and the command palette open above it)."""
         host = config.host or socket.gethostname()
         self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
 
     def get_default_screen(self) -> Screen[None]:
-        return PlainScreen(id="_default")
+        return self.home
 
     def compose(self) -> ComposeResult:
-        # The header and footer each sit in a container of their own height: the compositor
-        # draws again every widget whose container meets a repainted row, and the screen meets
-        # them all (see ``widgets.plain_container``). Boxed in, they are drawn when they change.
-        yield PlainContainer(Header(), id="header-bar")
-        with PlainTabbedContent(initial=f"pane-{self.config.pane}", id="panes"):
-            for spec in PANES:
-                with PlainTabPane(f"{spec.key} {spec.title}", id=f"pane-{spec.name}"):
-                    if spec.name == self.config.pane:
-                        yield self.build_pane(spec)
+        # The header with the tab bar, and the footer, each sit in a container of their own
+        # height, and the panes straight on the screen (one shown at a time): the compositor
+        # draws again every widget whose container meets a repainted row, and cuts up every
+        # container behind it (see ``widgets.plain_container``). A Monitor tick then touches
+        # its own widgets only; TabbedContent would add three full-height containers.
+        tabs = (Tab(f"{spec.key} {spec.title}", id=f"tab-{spec.name}") for spec in PANES)
+        yield PlainContainer(
+            Header(), Tabs(*tabs, active=f"tab-{self.config.pane}", id="tabs"), id="top-bar"
+        )
+        for spec in PANES:
+            if spec.name == self.config.pane:
+                yield self.build_pane(spec)
         yield PlainContainer(Footer(), id="footer-bar")
 
     def build_pane(self, spec: PaneSpec) -> Pane:
@@ -84,7 +84,8 @@ class GpuTuiApp(App[int]):
             return self.panes[name]
         spec = next(spec for spec in PANES if spec.name == name)
         pane = self.build_pane(spec)
-        await self.query_one(f"#pane-{name}", TabPane).mount(pane)
+        pane.display = False  # until ``activate`` shows it in place of the others
+        await self.home.mount(pane, before=self.home.query_one("#footer-bar"))
         if self.inventory is not None:
             pane.inventory = self.inventory
         return pane
@@ -114,19 +115,21 @@ class GpuTuiApp(App[int]):
         if not self.is_headless:
             self.call_after_refresh(settle_memory)
 
-    async def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        await self.activate((event.pane.id or "").removeprefix("pane-"))
+    @on(Tabs.TabActivated, "#tabs")
+    async def tab_activated(self, event: Tabs.TabActivated) -> None:
+        await self.activate((event.tab.id or "").removeprefix("tab-"))
 
     async def activate(self, name: str) -> Pane:
-        """Mount the pane if needed and tell every pane whether it is the visible one, so
-        hidden panes stop their timers and drawing."""
+        """Mount the pane if needed, show it alone, and tell every pane whether it is the
+        visible one, so hidden panes stop their timers and drawing."""
         pane = await self.ensure_pane(name)
         for other in self.panes.values():
+            other.display = other is pane
             other.active = other is pane
         return pane
 
     async def action_show_pane(self, name: str) -> None:
-        self.query_one("#panes", TabbedContent).active = f"pane-{name}"
+        self.home.query_one("#tabs", Tabs).active = f"tab-{name}"
         pane = await self.activate(name)
         pane.focus()
 

@@ -1,9 +1,9 @@
 """Containers that draw nothing of their own: only their children reach the screen.
 
 Textual's compositor renders every widget whose parent's area meets a repainted row, whole,
-on every repaint: the screen, the tabs' frame and each container behind the Monitor's rows go
-through their styles cache line by line (a filter and a crop per line) each second. The
-widgets here give their background as one blank strip instead whenever that is all they show.
+on every repaint: the screen and each container behind the Monitor's rows would go through
+their styles cache line by line (a filter and a crop per line) each second. The widgets here
+give their background as one blank strip instead whenever that is all they show.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import TabbedContent, TabPane
 
 
 def plain_styles(widget: Widget) -> bool:
@@ -48,13 +47,5 @@ class PlainContainer(BackgroundOnly, Container):
     """For layout; boxed only where the stylesheet gives it a border."""
 
 
-class PlainTabPane(BackgroundOnly, TabPane):
-    """A tab holding one pane that fills it."""
-
-
-class PlainTabbedContent(BackgroundOnly, TabbedContent):
-    """The tabs: the tab bar and the panes cover it."""
-
-
 class PlainScreen(BackgroundOnly, Screen[None]):
-    """The app's screen: the header, tabs and footer cover it."""
+    """The app's screen: the bars at the top and bottom and the pane shown cover it."""
