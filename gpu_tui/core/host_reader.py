@@ -1,4 +1,8 @@
-"""Reads CPU load, clock, temperature, memory and swap from psutil for one sampler tick."""
+"""Reads CPU load, clock, temperature, memory and swap for one sampler tick.
+
+psutil does the reading, except on Linux for CPU times, memory and swap, which come from
+descriptors held open on /proc/stat and /proc/meminfo (``procfs``: why, and what it costs).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import psutil
 
+from gpu_tui.core import procfs
 from gpu_tui.core.fields import Maybe, Unknown, attempt
 from gpu_tui.core.samples import CpuSample, MemorySample
 
@@ -16,8 +21,8 @@ T = TypeVar("T")
 
 SLOW_SECONDS = 5.0
 """How often readings that change slowly are read again, not every tick: the CPU clock (psutil
-reads a file per core, or all of /proc/cpuinfo: milliseconds a tick with hundreds of cores) and
-swap (all of /proc/vmstat: a fifth of a millisecond from an idle machine's cold caches)."""
+reads a file per core, or all of /proc/cpuinfo: milliseconds a tick with hundreds of cores) and,
+where psutil reads it, swap (all of /proc/vmstat: a fifth of a millisecond from cold caches)."""
 
 # Sensor names, most specific first, that report the CPU package rather than a disk or NIC.
 _CPU_SENSORS = ("coretemp", "k10temp", "zenpower", "cpu_thermal", "cpu-thermal", "acpitz")
@@ -30,12 +35,12 @@ class HostReader(Protocol):
 
 
 def _busy_and_total(times: Any) -> tuple[float, float]:
-    """Busy and total jiffies of one CPU, counted the way psutil's own cpu_percent does."""
-    total = float(sum(times))
-    # Linux counts guest time inside user time too; leave it out so it is not counted twice.
-    total -= getattr(times, "guest", 0.0) + getattr(times, "guest_nice", 0.0)
-    idle = times.idle + getattr(times, "iowait", 0.0)
-    return total - idle, total
+    """Busy and total time of one CPU from psutil, counted the way psutil's cpu_percent does."""
+    return procfs.busy_and_total(
+        float(sum(times)),
+        idle=times.idle + getattr(times, "iowait", 0.0),
+        guest=getattr(times, "guest", 0.0) + getattr(times, "guest_nice", 0.0),
+    )
 
 
 def _percent(before: tuple[float, float], after: tuple[float, float]) -> float:
@@ -50,15 +55,19 @@ def _describe(error: Exception) -> str:
     return f"psutil could not read it ({type(error).__name__}: {error})"
 
 
-class PsutilHostReader:
-    """Reads the host with psutil, keeping its own CPU-time baseline.
+class LiveHostReader:
+    """Reads this machine, keeping its own CPU-time baseline.
 
     psutil's ``cpu_percent(interval=None)`` shares one module-wide baseline with every other
-    caller in the process; diffing our own ``cpu_times`` keeps the sampler's numbers exact.
+    caller in the process; diffing our own CPU times keeps the sampler's numbers exact.
     The baseline is taken at construction, so the first ``read`` covers the time since then.
+    ``use_procfs=False`` reads everything through psutil, as on other platforms.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, *, use_procfs: bool = True
+    ) -> None:
+        self._stat, self._meminfo = _open_procfs() if use_procfs else (None, None)
         self._previous = self._cpu_times()
         self._sensor: tuple[str, str] | Unknown | None = None
         self._frequency_known = True
@@ -66,8 +75,9 @@ class PsutilHostReader:
         self._slow: dict[str, tuple[float, Any]] = {}
         """Slow readings by name: when each was read, and what it said (``SLOW_SECONDS``)."""
 
-    @staticmethod
-    def _cpu_times() -> list[tuple[float, float]]:
+    def _cpu_times(self) -> list[tuple[float, float]]:
+        if self._stat is not None:
+            return procfs.cpu_times(self._stat.read())
         return [_busy_and_total(t) for t in psutil.cpu_times(percpu=True)]
 
     def read(self) -> tuple[CpuSample, MemorySample]:
@@ -94,6 +104,15 @@ class PsutilHostReader:
         )
 
     def read_memory(self) -> MemorySample:
+        found = procfs.memory(self._meminfo.read()) if self._meminfo is not None else None
+        if found is not None:
+            return MemorySample(
+                total_bytes=found.total,
+                used_bytes=found.used,
+                available_bytes=found.available,
+                swap_total_bytes=found.swap_total,
+                swap_used_bytes=found.swap_used,
+            )
         memory = psutil.virtual_memory()
         swap = self._slowly("swap", psutil.swap_memory)
         return MemorySample(
@@ -144,6 +163,17 @@ class PsutilHostReader:
             if entry.label == label:
                 return round(float(entry.current), 1)
         return Unknown(f"sensor {name} {label!r} stopped reporting")
+
+
+def _open_procfs() -> tuple[procfs.ProcFile | None, procfs.ProcFile | None]:
+    """/proc/stat and /proc/meminfo held open, or None for each where they cannot be read."""
+    files: list[procfs.ProcFile | None] = []
+    for path in ("/proc/stat", "/proc/meminfo"):
+        try:
+            files.append(procfs.ProcFile(path))
+        except OSError:  # not Linux, or /proc not mounted: psutil knows the other ways
+            files.append(None)
+    return files[0], files[1]
 
 
 def _pick_sensor(sensors: dict[str, Sequence[Any]]) -> tuple[str, str] | Unknown:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from gpu_tui.core.gpu_reader import DeviceReader, FunctionSource, GpuSource, unknown_gpu_sample
 from gpu_tui.core.history import DEFAULT_CAPACITY, History
-from gpu_tui.core.host_reader import HostReader, PsutilHostReader
+from gpu_tui.core.host_reader import HostReader, LiveHostReader
 from gpu_tui.core.samples import GpuSample, Sample
 
 __all__ = [
@@ -81,7 +81,7 @@ class Sampler:
         sleep: Callable[[float], object] | None = None,
     ) -> None:
         self._interval = check_interval(interval)
-        self._host = host if host is not None else PsutilHostReader()
+        self._host = host if host is not None else LiveHostReader()
         self.on_tick = on_tick
         self.on_error = on_error
         self._gpu_deadline = gpu_deadline
