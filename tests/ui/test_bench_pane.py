@@ -17,7 +17,7 @@ from textual.widgets import Input, SelectionList, Static
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench import bench_plot, plot_data
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
@@ -193,6 +193,29 @@ async def test_keyboard_alone_chooses_reads_and_plots_at_80x24(data_dir: Path) -
         assert pane.view == "table"
 
 
+async def test_the_widest_figures_fit_their_columns_at_80x24_without_scrolling_sideways(
+    data_dir: Path,
+) -> None:
+    widest = [
+        gpu_result("gemm", "mm", 8192, 5.56e-4, dtype="fp8", value=1979.4, unit="TFLOP/s"),
+        gpu_result("bandwidth", "triad", 0, 1e-3, params={"array_bytes": 15 << 27}),
+        gpu_result("mlp", "forward", 0, 1e-3, params={"batch": 512, "d": 1024}),
+    ]
+    with_recorded_runs(data_dir)  # so the pane opens on its table
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        table = pane.query_one(ResultsTable)
+        table.show(widest)
+        await pilot.pause()
+        assert table.max_scroll_x == 0
+        rows = [table.render_line(y).text for y in range(1, 4)]
+        assert "1,979 TFLOP/s" in rows[0]
+        assert "1.875 GiB" in rows[1]
+        assert "B=512 d=…" in rows[2]  # too long: cut where it shows, whole in the panel below
+
+
 async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir: Path) -> None:
     with_recorded_runs(data_dir)
     app = bench_app()
@@ -259,6 +282,21 @@ def test_crossover_plot_marks_where_the_gpu_starts_to_win() -> None:
     spec = plot_data.build("crossover", cpu + gpu, gpu=True)
     assert [label for _, label in spec.vlines] == ["cuda:0 resident wins from n=64"]
     assert {s.label for s in spec.series} == {"cpu-torch", "gpu-resident"}
+
+
+@pytest.mark.parametrize(
+    ("ys", "ticks"),
+    [
+        ([0.83, 1041.0], [1.0, 10.0, 100.0, 1000.0]),  # 0.1 would sit on the axis label's row
+        ([1.6, 2000.0], [10.0, 100.0, 1000.0]),
+        ([2.0, 8.0], [2.0, 5.0]),  # no decade inside: 1-2-5 steps
+        ([3.0, 3.5], []),  # nothing round inside: plotext's own
+    ],
+)
+def test_log_axis_ticks_are_round_numbers_inside_the_data(
+    ys: list[float], ticks: list[float]
+) -> None:
+    assert bench_plot._log_ticks(ys) == pytest.approx(ticks)
 
 
 def recorded_app(data_dir: Path) -> GpuTuiApp:

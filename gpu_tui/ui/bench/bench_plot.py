@@ -137,11 +137,18 @@ class BenchPlot(PlotextPlot, can_focus=True):
 
 
 def _log_ticks(ys: list[float]) -> list[float]:
-    """Decades: plotext labels a log axis with exponents, which few people read."""
+    """Decades: plotext labels a log axis with exponents, which few people read. Only those
+    inside the data's range (plotext draws one outside on the axis or the label row below);
+    1-2-5 steps when fewer than two decades fall inside."""
     if not ys:
         return []
-    low, high = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
-    return [10.0**e for e in range(low, high + 1)]
+    low, high = min(ys), max(ys)
+    exponents = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for mantissas in ((1,), (1, 2, 5)):
+        ticks = [m * 10.0**e for e in exponents for m in mantissas if low <= m * 10.0**e <= high]
+        if len(ticks) >= 2:
+            return ticks
+    return []  # a range too narrow for round numbers: plotext's own ticks
 
 
 def _linear_ticks(ys: list[float]) -> list[float]:

@@ -11,15 +11,18 @@ from gpu_tui.core.bench.store import Delta
 from gpu_tui.ui.bench import result_text as rt
 
 COLUMNS = (
-    ("benchmark", "Benchmark", 16),
+    ("benchmark", "Benchmark", 15),
     ("device", "Dev", 4),
     ("dtype", "Type", 4),
-    ("size", "Size", 7),
-    ("value", "Value", 12),
+    ("size", "Size", 9),
+    ("value", "Value", 13),
     ("peak", "%pk", 3),
     ("spread", "p20-80", 6),
-    ("notes", "Notes", 8),
+    ("notes", "Notes", 6),
 )
+"""Key, heading and width. The widths add up to what fits 80 columns beside the borders,
+cell padding and scroll bar; Value fits ``1,979 TFLOP/s`` (an H200's fp8) and Size
+``1.875 GiB``. Longer names, sizes and notes end in an ellipsis; the panel below has them whole."""
 
 
 class ResultsTable(DataTable[Text | str]):
@@ -86,7 +89,7 @@ class ResultsTable(DataTable[Text | str]):
             Text(rt.name_cell(r), overflow="ellipsis", no_wrap=True),
             r.device,
             r.dtype or "-",
-            rt.size_cell(r),
+            Text(rt.size_cell(r), overflow="ellipsis", no_wrap=True),
             Text(rt.value_cell(r), justify="right"),
             Text(peak, style=peak_style, justify="right"),
             Text(rt.spread_cell(r), justify="right"),
