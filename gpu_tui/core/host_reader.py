@@ -67,7 +67,8 @@ class LiveHostReader:
     def __init__(
         self, clock: Callable[[], float] = time.monotonic, *, use_procfs: bool = True
     ) -> None:
-        self._stat, self._meminfo = _open_procfs() if use_procfs else (None, None)
+        self._stat = _held("/proc/stat") if use_procfs else None
+        self._meminfo = _held("/proc/meminfo") if use_procfs else None
         self._previous = self._cpu_times()
         self._sensor: tuple[str, str] | Unknown | None = None
         self._frequency_known = True
@@ -165,15 +166,12 @@ class LiveHostReader:
         return Unknown(f"sensor {name} {label!r} stopped reporting")
 
 
-def _open_procfs() -> tuple[procfs.ProcFile | None, procfs.ProcFile | None]:
-    """/proc/stat and /proc/meminfo held open, or None for each where they cannot be read."""
-    files: list[procfs.ProcFile | None] = []
-    for path in ("/proc/stat", "/proc/meminfo"):
-        try:
-            files.append(procfs.ProcFile(path))
-        except OSError:  # not Linux, or /proc not mounted: psutil knows the other ways
-            files.append(None)
-    return files[0], files[1]
+def _held(path: str) -> procfs.ProcFile | None:
+    """``path`` held open, or None where it cannot be read."""
+    try:
+        return procfs.ProcFile(path)
+    except OSError:  # not Linux, or /proc not mounted: psutil knows the other ways
+        return None
 
 
 def _pick_sensor(sensors: dict[str, Sequence[Any]]) -> tuple[str, str] | Unknown:
