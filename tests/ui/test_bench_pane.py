@@ -223,8 +223,8 @@ async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir:
         pane = app.query_one(BenchPane)
         await until(pilot, lambda: bool(pane.results))
         await pilot.pause()
-        await pilot.press("c")
-        assert isinstance(app.screen, PathDialog)
+        await pilot.press("c")  # the runs offered are read (checked) in a thread first
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), 10)
         await pilot.press("enter")  # the newest other run
         await until(pilot, lambda: pane.baseline is not None)
         await pilot.pause()

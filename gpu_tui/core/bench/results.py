@@ -10,8 +10,8 @@ from typing import Any
 
 from gpu_tui.core.bench.formulas import figure
 from gpu_tui.core.bench.peak import PeakTable
+from gpu_tui.core.bench.schema import SCHEMA_VERSION, check_document, check_result
 
-SCHEMA_VERSION = 1
 CSV_COLUMNS = (
     "benchmark",
     "variant",
@@ -87,9 +87,32 @@ class BenchResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BenchResult:
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def from_dict(cls, data: object) -> BenchResult:
+        """A result read from a file; SchemaError (a ValueError) names the first problem."""
+        return cls._from_checked(check_result(data))
+
+    @classmethod
+    def _from_checked(cls, data: dict[str, Any]) -> BenchResult:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        # a file may spell a float as an integer (1 for 1.0): the fields are floats all the same
+        for key in _FLOAT_FIELDS:
+            if isinstance(known.get(key), int):
+                known[key] = float(known[key])
+        return cls(**known)
+
+
+_FLOAT_FIELDS = (
+    "median_seconds",
+    "p20_seconds",
+    "p80_seconds",
+    "value",
+    "percent_of_peak",
+    "best_seconds",
+    "throughput",
+    "peak",
+    "foreign_cpu_vcpus",
+    "launch_inclusive_seconds",
+)
 
 
 def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
@@ -162,24 +185,22 @@ class RunDocument:
         return json.dumps(self.to_dict(), indent=2, allow_nan=False, default=str) + "\n"
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RunDocument:
-        """Parse a saved document; raises ValueError/KeyError/TypeError when it is not one."""
-        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
-            raise ValueError(f"not a gpu-tui bench document (schema_version {SCHEMA_VERSION})")
-        results = data["results"]
-        if not isinstance(results, list):
-            raise ValueError("'results' is not a list")
+    def from_dict(cls, data: object) -> RunDocument:
+        """A document read from a file, checked against the schema first (core.bench.schema);
+        SchemaError (a ValueError) names the first problem and where it is."""
+        checked = check_document(data)
         return cls(
-            suite=str(data.get("suite", "")),
-            budget_seconds=float(data.get("budget_seconds") or 0.0),
-            started_at=str(data.get("started_at", "")),
-            environment=data.get("environment"),
-            results=[BenchResult.from_dict(r) for r in results],
-            skipped=list(data.get("skipped") or []),
-            errors=list(data.get("errors") or []),
-            interrupted=bool(data.get("interrupted")),
-            finished=bool(data.get("finished")),
-            finished_at=data.get("finished_at"),
+            suite=checked["suite"],
+            budget_seconds=float(checked["budget_seconds"]),
+            started_at=checked["started_at"],
+            environment=checked.get("environment"),
+            results=[BenchResult._from_checked(r) for r in checked["results"]],
+            skipped=checked.get("skipped", []),
+            errors=checked.get("errors", []),
+            interrupted=checked.get("interrupted", False),
+            finished=checked.get("finished", False),
+            finished_at=checked.get("finished_at"),
+            plan=checked.get("plan"),
         )
 
 

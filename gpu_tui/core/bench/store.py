@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument, to_csv
+from gpu_tui.core.bench.schema import SchemaError, printable, read_json
 from gpu_tui.core.errors import UsageError
 
 
@@ -66,17 +67,12 @@ def list_runs() -> list[Path]:
 
 
 def load(path: Path) -> RunDocument:
-    """A saved run; a missing or corrupt file is a UsageError (one line, exit 2)."""
+    """A saved run or a baseline, checked against the schema before anything uses it: any
+    problem is a UsageError of one line naming the file and the first problem (exit 2)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise UsageError(f"{path} is not valid JSON ({error})") from None
-    try:
-        return RunDocument.from_dict(data)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise UsageError(f"{path} is not a gpu-tui bench results file: {error}") from None
+        return RunDocument.from_dict(read_json(path))
+    except SchemaError as error:
+        raise UsageError(f"{printable(str(path))}: {error}") from None
 
 
 @dataclass(frozen=True)

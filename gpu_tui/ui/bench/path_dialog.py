@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -30,7 +31,7 @@ class PathDialog(ModalScreen[Path | None]):
             yield Label(self.title_text, id="path-title")
             if self.choices:
                 yield OptionList(
-                    *(Option(p.name, id=str(i)) for i, p in enumerate(self.choices)),
+                    *(Option(Text(p.name), id=str(i)) for i, p in enumerate(self.choices)),
                     id="path-choices",
                 )
             yield Input(self.value, id="path-input")

@@ -85,10 +85,11 @@ class ResultsTable(DataTable[Text | str]):
         band = rt.peak_band(r.percent_of_peak)
         peak = "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}"
         peak_style = self.get_component_rich_style(f"results-table--{band}") if band else ""
+        # Every cell is Text: a str cell would be read as markup, and names come from files.
         cells: list[Text | str] = [
             Text(rt.name_cell(r), overflow="ellipsis", no_wrap=True),
-            r.device,
-            r.dtype or "-",
+            Text(r.device, overflow="ellipsis", no_wrap=True),
+            Text(r.dtype or "-", overflow="ellipsis", no_wrap=True),
             Text(rt.size_cell(r), overflow="ellipsis", no_wrap=True),
             Text(rt.value_cell(r), justify="right"),
             Text(peak, style=peak_style, justify="right"),

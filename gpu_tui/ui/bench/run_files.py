@@ -1,4 +1,8 @@
-"""Saved runs for the Bench pane: load the last one, compare with one, export the shown one."""
+"""Saved runs for the Bench pane: load the last one, compare with one, export the shown one.
+
+Every run file is read through ``core.bench.store.load``, which checks it against the schema:
+a file that fails is named with its reason in the pane's notice and skipped, never half shown.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,17 @@ from pathlib import Path
 from textual import work
 from textual.message import Message
 from textual.widget import Widget
+from textual.worker import get_current_worker
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.core.bench.store import export, list_runs, load
 from gpu_tui.core.errors import UsageError
 from gpu_tui.ui.bench.path_dialog import PathDialog
+
+MAX_OFFERED = 30
+"""Saved runs offered for a comparison (newest first)."""
+MAX_NAMED = 3
+"""Unreadable files named one by one in the notice; the rest are counted."""
 
 
 class RunFiles(Widget):
@@ -42,6 +52,13 @@ class RunFiles(Widget):
         baseline: bool
 
     @dataclass
+    class Listed(Message):
+        """The saved runs that can be compared with (they load), and why the others cannot."""
+
+        runs: list[Path]
+        unreadable: list[str]
+
+    @dataclass
     class Exported(Message):
         paths: list[Path]
 
@@ -50,10 +67,36 @@ class RunFiles(Widget):
         raise NotImplementedError
 
     def action_compare(self) -> None:
-        runs = [p for p in list_runs() if p != self.saved_path][:30]
+        self.list_comparable(self.saved_path)
+
+    @work(thread=True, exclusive=True, group="bench-list", exit_on_error=False)
+    def list_comparable(self, shown: Path | None) -> None:
+        """Reads each saved run (but the one shown): only those that load are offered."""
+        runs: list[Path] = []
+        unreadable: list[str] = []
+        for path in list_runs():
+            if get_current_worker().is_cancelled:
+                return
+            if path == shown:
+                continue
+            try:
+                load(path)
+            except UsageError as error:
+                unreadable.append(str(error))
+                continue
+            runs.append(path)
+            if len(runs) == MAX_OFFERED:
+                break
+        self.post_message(self.Listed(runs, unreadable))
+
+    def on_run_files_listed(self, message: Listed) -> None:
+        if isinstance(self.app.screen, PathDialog):  # c pressed twice: one dialog is enough
+            return
+        if message.unreadable:
+            self.post_message(self.Problem("load", unreadable_notice(message.unreadable)))
         hint = "Enter compares · empty line drops the baseline · Esc closes"
         self.app.push_screen(
-            PathDialog("Compare with a saved run or a baseline file", hint, "", runs),
+            PathDialog("Compare with a saved run or a baseline file", hint, "", message.runs),
             self._compare_chosen,
         )
 
@@ -82,15 +125,21 @@ class RunFiles(Widget):
 
     @work(thread=True, exclusive=True, group="bench-load", exit_on_error=False)
     def load_run(self, path: Path | None, *, baseline: bool) -> None:
-        if path is None:
-            runs = list_runs()
-            if not runs:
+        """``path``, or (None) the newest saved run that loads; unreadable ones are named."""
+        candidates = [path] if path is not None else list_runs()
+        unreadable: list[str] = []
+        for candidate in candidates:
+            if get_current_worker().is_cancelled:
                 return
-            path = runs[0]
-        try:
-            self.post_message(self.Loaded(load(path), path, baseline))
-        except UsageError as error:
-            self.post_message(self.Problem("load", str(error)))
+            try:
+                document = load(candidate)
+            except UsageError as error:
+                unreadable.append(str(error))
+                continue
+            self.post_message(self.Loaded(document, candidate, baseline))
+            break
+        if unreadable:
+            self.post_message(self.Problem("load", unreadable_notice(unreadable)))
 
     @work(thread=True, group="bench-export", exit_on_error=False)
     def export_run(self, document: RunDocument, path: Path) -> None:
@@ -105,7 +154,17 @@ class RunFiles(Widget):
         self.post_message(self.Exported(targets))
 
     def on_run_files_exported(self, message: Exported) -> None:
-        self.notify("Exported " + ", ".join(map(str, message.paths)))
+        # a typed path may hold brackets: never read as markup
+        self.notify("Exported " + ", ".join(map(str, message.paths)), markup=False)
+
+
+def unreadable_notice(problems: list[str]) -> str:
+    """One line per unreadable file (``load``'s message: the file, then its first problem), the
+    first few named, the rest counted. Plain text: the pane shows it as Text, never as markup."""
+    lines = [f"Unreadable, skipped: {problem}" for problem in problems[:MAX_NAMED]]
+    if len(problems) > MAX_NAMED:
+        lines.append(f"… and {len(problems) - MAX_NAMED} more unreadable saved runs")
+    return "\n".join(lines)
 
 
 def describe(document: RunDocument) -> str:

@@ -110,19 +110,36 @@ def test_data_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "not valid JSON"),
-        ('{"schema_version": 1}', "not a gpu-tui bench results"),
-        ("[1, 2]", "not a gpu-tui bench results"),
-        ('{"schema_version": 1, "results": [{"benchmark": "x"}]}', "not a gpu-tui bench results"),
+        ("{not json", "is not valid JSON: Expecting property name enclosed in double quotes"),
+        ('{"schema_version": 1}', "suite is missing"),
+        ("[1, 2]", "is not a gpu-tui bench results file: the top level is a list"),
+        (
+            '{"schema_version": 1, "suite": "quick", "budget_seconds": 1, '
+            '"started_at": "2026-01-02T03:04:05+0000", "results": [{"benchmark": "x"}]}',
+            "results[0].variant is missing",
+        ),
     ],
 )
-def test_a_corrupt_baseline_is_a_usage_error(tmp_path: Path, content: str, message: str) -> None:
+def test_a_corrupt_baseline_is_a_usage_error_naming_the_file_and_the_problem(
+    tmp_path: Path, content: str, message: str
+) -> None:
     path = tmp_path / "baseline.json"
     path.write_text(content)
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError) as caught:
         store.load(path)
-    with pytest.raises(UsageError, match="cannot read"):
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+    with pytest.raises(UsageError, match=r"missing\.json: cannot be read: No such file"):
         store.load(tmp_path / "missing.json")
+
+
+def test_a_saved_document_loads_back_equal(tmp_path: Path) -> None:
+    doc = document(from_worker(worker_result(), PeakTable({})))
+    doc.plan = {"suite": "quick", "benchmarks": [{"name": "gemm"}]}
+    doc.finished, doc.finished_at = True, "2026-01-02T03:05:00+0000"
+    path = tmp_path / "run.json"
+    path.write_text(doc.to_json())
+    assert store.load(path) == doc
 
 
 def test_deltas_against_a_baseline() -> None:
