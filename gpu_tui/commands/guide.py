@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from gpu_tui.core.errors import UsageError
+
+T = TypeVar("T")
 
 NAME = "guide"
 HELP = "will a model fit (--fit PARAMS), and cloud vs on-prem cost (--cost)"
@@ -39,23 +42,31 @@ _COST_ONLY = (
 )
 
 
-def utilization(text: str) -> float:
-    """``0.5``, ``50%`` or ``50 %`` → 0.5 (a bare number above 1 is ambiguous, so refused)."""
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(%?)\s*", text)
-    if match is None:
-        raise argparse.ArgumentTypeError(f"not a utilisation: {text!r} (use 0.5 or 50%)")
-    value = float(match.group(1)) / (100 if match.group(2) else 1)
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(
-            f"utilisation must be above 0 and at most 100%, got {text}"
-        )
-    return value
+def checked(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse ``type=`` from a core parser: its one-line message (which states the range)
+    becomes argparse's, so the error names the flag; the TUI forms call the same parsers.
+    """
+
+    def convert(text: str) -> T:
+        try:
+            return parse(text)
+        except UsageError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = parse.__name__  # argparse names the type in some of its messages
+    return convert
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # The ranges live in the core, next to the arithmetic they keep finite.
+    from gpu_tui.core.guide import cost as c
+    from gpu_tui.core.guide import fit as f
+    from gpu_tui.core.guide.shapes import parse_params
+
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
         "--fit",
+        type=checked(parse_params),
         metavar="PARAMS",
         help="model size: 8B, 70e9, 1.5T, or a known model (llama-3.1-70b, ...)",
     )
@@ -67,33 +78,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     fit.add_argument(
         "--kv-dtype", choices=dtypes, help="KV-cache format (default: as weights; bf16 for int4)"
     )
-    fit.add_argument("--context", type=int, metavar="N", help="tokens per sequence (default 4096)")
-    fit.add_argument("--batch", type=int, metavar="N", help="sequences at once (default 1)")
+    fit.add_argument(
+        "--context",
+        type=checked(f.CONTEXT.parse_whole),
+        metavar="N",
+        help=f"tokens per sequence, 0 to {f.MAX_CONTEXT:,} (default {f.DEFAULT_CONTEXT})",
+    )
+    fit.add_argument(
+        "--batch",
+        type=checked(f.BATCH.parse_whole),
+        metavar="N",
+        help=f"sequences at once, 1 to {f.MAX_BATCH:,} (default {f.DEFAULT_BATCH})",
+    )
     cost = parser.add_argument_group("cloud vs on-prem (--cost); defaults: a worked H100 example")
     cost.add_argument(
         "--cloud-price",
-        type=float,
+        type=checked(c.PRICE.parse),
         metavar="USD",
         help="cloud $/GPU-hour (default: four reference prices, late 2026)",
     )
     cost.add_argument("--price-date", metavar="DATE", help="when --cloud-price was seen")
     cost.add_argument(
         "--utilization",
-        type=utilization,
+        type=checked(c.UTILIZATION.parse),
         metavar="U",
         help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90%%)",
     )
     cost.add_argument(
-        "--measured-tflops", type=float, metavar="T", help="a measured TFLOP/s, for $/TFLOP-hour"
+        "--measured-tflops",
+        type=checked(c.MEASURED_TFLOPS.parse),
+        metavar="T",
+        help="a measured TFLOP/s, for $/TFLOP-hour",
     )
     cost.add_argument("--measured-source", metavar="TEXT", help="where --measured-tflops came from")
-    from gpu_tui.core.guide.cost import CostInputs
-
-    defaults = CostInputs()
+    defaults = c.CostInputs()
     for flag, (field, text) in _COST_FLAGS.items():
-        kind = int if field == "gpus_per_node" else float
+        limit = c.INPUT_LIMITS[field]
+        kind = limit.parse_whole if limit.whole else limit.parse
         help_text = f"{text} (default {getattr(defaults, field):g})"
-        cost.add_argument(flag, dest=field, type=kind, metavar="X", help=help_text)
+        cost.add_argument(flag, dest=field, type=checked(kind), metavar="X", help=help_text)
 
 
 def _refuse_other_mode(args: argparse.Namespace, names: tuple[str, ...], mode: str) -> None:
@@ -117,9 +140,8 @@ def _run_fit(args: argparse.Namespace) -> int:
     from gpu_tui.core.devices import discover
     from gpu_tui.core.guide import fit as f
     from gpu_tui.core.guide.report import fit_json, fit_lines
-    from gpu_tui.core.guide.shapes import parse_params
 
-    params, shape = parse_params(args.fit)
+    params, shape = args.fit  # parsed and range-checked by argparse
     result = f.fit(
         params,
         args.dtype or "bf16",
@@ -133,14 +155,14 @@ def _run_fit(args: argparse.Namespace) -> int:
     found = discover(demo=args.demo).accelerators
     local = tuple(f.accelerator_target(device) for device in found if not device.lost)
     result = f.with_targets(result, local + f.catalog_targets())
-    print(json.dumps(fit_json(result), indent=2) if args.json else "\n".join(fit_lines(result)))
+    print(_strict_json(fit_json(result)) if args.json else "\n".join(fit_lines(result)))
     return 0
 
 
 def _run_cost(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from gpu_tui.core.guide import cost
+    from gpu_tui.core.guide import cost as c
     from gpu_tui.core.guide.report import cost_json, cost_lines
 
     overrides = {
@@ -148,20 +170,25 @@ def _run_cost(args: argparse.Namespace) -> int:
         for field, _ in _COST_FLAGS.values()
         if getattr(args, field) is not None
     }
-    inputs = replace(cost.CostInputs(), **overrides)
-    prices = cost.REFERENCE_PRICES
+    inputs = replace(c.CostInputs(), **overrides)
+    prices = c.REFERENCE_PRICES
     if args.cloud_price is not None:
         date = args.price_date or "date not given"
-        prices = (cost.CloudPrice(args.cloud_price, "given on the command line", date, "user"),)
+        prices = (c.CloudPrice(args.cloud_price, "given on the command line", date, "user"),)
     elif args.price_date is not None:
         raise UsageError("--price-date needs --cloud-price")
     if args.measured_source is not None and args.measured_tflops is None:
         raise UsageError("--measured-source needs --measured-tflops")
-    utilizations = cost.REFERENCE_UTILIZATIONS
+    utilizations = c.REFERENCE_UTILIZATIONS
     if args.utilization is not None:
         utilizations = (args.utilization,)
-    report = cost.cost_report(
-        inputs, prices, utilizations, args.measured_tflops, args.measured_source
-    )
-    print(json.dumps(cost_json(report), indent=2) if args.json else "\n".join(cost_lines(report)))
+    report = c.cost_report(inputs, prices, utilizations, args.measured_tflops, args.measured_source)
+    print(_strict_json(cost_json(report)) if args.json else "\n".join(cost_lines(report)))
     return 0
+
+
+def _strict_json(data: object) -> str:
+    """JSON that every parser accepts: the inputs' ranges keep each result finite, and should
+    one ever not be, this raises rather than print the non-standard ``Infinity`` or ``NaN``.
+    """
+    return json.dumps(data, indent=2, allow_nan=False)

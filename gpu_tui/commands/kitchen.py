@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from gpu_tui.core.errors import UsageError
 
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 NAME = "kitchen"
 HELP = "run a chef-vs-brigade kitchen scenario and print the model's numbers"
+
+
+def assignment(text: str) -> tuple[str, int | Fraction]:
+    """``--set KEY=VALUE``, checked as it is parsed so a bad value names the flag and its range.
+
+    The range is the model's own (``gpu_tui.core.kitchen.params``), the same one the pane's knobs
+    obey; argparse shows only an ``ArgumentTypeError``'s message, hence the translation.
+    """
+    from gpu_tui.core.kitchen.params import parse_assignment
+
+    try:
+        return parse_assignment(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="overrides",
         action="append",
         default=[],
+        type=assignment,
         metavar="KEY=VALUE",
         help="change a parameter (repeatable; names as in the table), e.g. --set cooks=64",
     )
@@ -31,7 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that `gpu-tui --help` does not pay for the model.
-    from gpu_tui.core.kitchen.params import parse_assignments
     from gpu_tui.core.kitchen.report import SCHEMA_VERSION, build_report, render_text
     from gpu_tui.core.kitchen.scenarios import SCENARIOS, get_scenario
 
@@ -42,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
             listing = [
                 {"name": s.name, "title": s.title, "caption": s.caption} for s in SCENARIOS.values()
             ]
-            print(json.dumps({"schema_version": SCHEMA_VERSION, "scenarios": listing}, indent=2))
+            listing_json = {"schema_version": SCHEMA_VERSION, "scenarios": listing}
+            print(json.dumps(listing_json, indent=2, allow_nan=False))
         else:
             width = max(len(name) for name in SCENARIOS)
             for s in SCENARIOS.values():
@@ -51,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.scenario:
         raise UsageError("kitchen needs --scenario NAME or --list")
     scenario = get_scenario(args.scenario)
-    params = scenario.with_overrides(parse_assignments(args.overrides))
+    params = scenario.with_overrides(dict(args.overrides))  # the last value of a key wins
     report = build_report(scenario, params)
-    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else render_text(report))
+    # Strict JSON: every input is range-checked so no result can be inf or nan, and if one ever
+    # were, failing here beats printing "Infinity", which JSON parsers in other languages reject.
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False))
+    else:
+        print(render_text(report))
     return 0

@@ -20,7 +20,7 @@ from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 from gpu_tui.ui.config import AppConfig
-from gpu_tui.ui.kitchen.knobs import current, knobs_for, step
+from gpu_tui.ui.kitchen.knobs import at_limit, current, knobs_for, step
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen.param_bar import ParamBar
 from gpu_tui.ui.kitchen.playback import Playback, make_schedule
@@ -265,9 +265,12 @@ class KitchenPane(Pane, can_focus=True):
 
     def action_turn(self, up: bool) -> None:
         knob = self.knobs[self.selected]
-        value = step(knob, current(self.params, knob.key), up)
+        now = current(self.params, knob.key)
+        if (limit := at_limit(knob, now, up)) is not None:  # no change: the race plays on
+            self.notify(limit, timeout=3)
+            return
         try:
-            params = self.params.replace({knob.key: value})
+            params = self.params.replace({knob.key: step(knob, now, up)})
         except UsageError as error:
             self.notify(str(error), severity="warning")
             return

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
+from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.results import BenchResult, RunDocument
-from gpu_tui.core.bench.store import atomic_write, auto_path
+from gpu_tui.core.bench.store import auto_path
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
@@ -225,6 +226,62 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "Break-even: never" in text_of(app, "#cost-results")
         await type_into(pilot, app, "#cost-pue", "0.5")
         assert "pue must be between 1 and 5" in text_of(app, "#cost-results")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("#fit-params", "1e400", "model size must be a parameter count between 1K and 100T"),
+        ("#fit-context", "9" * 5000, "context must be a whole number between 0 and 10,000,000"),
+        ("#fit-context", "²", "context must be a whole number between 0 and 10,000,000 tokens"),
+        ("#fit-batch", "٣", "batch must be a whole number between 1 and 100,000 sequences"),
+    ],
+)
+async def test_fit_form_states_the_range_of_a_bad_number(
+    app_factory: Callable[..., GpuTuiApp], field: str, value: str, message: str
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        rows = app.query_one("#fit-table", DataTable).row_count
+        app.query_one(field, Input).value = value  # as a paste would put it there
+        await pilot.pause()
+        summary = text_of(app, "#fit-summary")
+        assert message in summary
+        assert "\n" not in summary  # one line
+        assert app.query_one("#fit-table", DataTable).row_count == rows  # the last good answer
+        await type_into(pilot, app, field, "8B" if field == "#fit-params" else "1")
+        assert text_of(app, "#fit-summary").startswith("▶ H100")
+
+
+@pytest.mark.parametrize(
+    ("field", "bad", "message", "good"),
+    [
+        ("#cost-util", "1e-320", "utilisation must be between 0.1% and 100%", "50"),
+        ("#cost-util", "150", "utilisation must be between 0.1% and 100%", "100"),
+        ("#cost-tflops", "1e-320", "measured TFLOP/s must be between 0.001 and 1,000,000", "1"),
+        ("#cost-gpus", "8.5", "gpus_per_node must be a whole number between 1 and 1,024", "8"),
+        ("#cost-gpus", "٣", "gpus_per_node must be a whole number between 1 and 1,024", "3"),
+        ("#cost-price", "1e-320", "cloud price must be between $0.01 and $1,000", "0.01"),
+        ("#cost-hardware", "0", "hardware_usd must be between $100 and $1,000,000,000", "100"),
+    ],
+)
+async def test_cost_form_states_the_range_of_a_bad_number(
+    app_factory: Callable[..., GpuTuiApp], field: str, bad: str, message: str, good: str
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await type_into(pilot, app, field, bad)
+        results = text_of(app, "#cost-results")
+        assert message in results
+        assert "\n" not in results  # one line
+        assert "inf" not in results
+        assert text_of(app, "#cost-tables") == ""  # no tables for inputs that were refused
+        await type_into(pilot, app, field, good)  # the end of the range itself is fine
+        assert "Break-even" in text_of(app, "#cost-results")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])

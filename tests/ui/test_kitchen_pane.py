@@ -122,6 +122,35 @@ async def test_turning_knobs_changes_the_race(app_factory: Callable[..., GpuTuiA
         assert "brigade 25 s" in result  # L + d + w·c = 5 + 10 + 10
 
 
+def toasts(app: GpuTuiApp) -> list[str]:
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+async def test_a_knob_at_its_limit_says_so_and_the_race_plays_on(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app, clock = app_factory(pane="kitchen"), FakeClock()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        pane = kitchen(app, clock)
+        await pilot.press(*["right"] * 9)  # cooks 10,000 → 10,000,000 along 1-2-5
+        assert pane.params.cooks == 10_000_000
+        advance(pane, clock, 2.0)
+        t = pane.playback.t
+        assert t > 0
+        await pilot.press("right")  # past the end: nothing to change, so no replay
+        await pilot.pause()
+        assert pane.params.cooks == 10_000_000
+        assert pane.playback.t == t
+        assert "cooks is at its maximum (1 to 10,000,000)" in toasts(app)
+        await pilot.press(*["down"] * 3, *["left"] * 7)  # launch 5 s → 0 s, then once more
+        await pilot.pause()
+        assert pane.params.launch_seconds == 0
+        assert "launch is at its minimum (0 s to 1,000,000,000 s)" in toasts(app)
+        await pilot.press("e")  # and the race still runs to its result
+        assert "BRIGADE WINS" in text(app, "#result-text")
+
+
 async def test_switching_scenarios(app_factory: Callable[..., GpuTuiApp]) -> None:
     app, clock = app_factory(pane="kitchen"), FakeClock()
     async with app.run_test(size=(80, 24)) as pilot:

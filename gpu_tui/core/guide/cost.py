@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.limits import Limit
 
 HOURS_PER_YEAR = 8760
 
@@ -59,31 +58,38 @@ def input_sources(inputs: CostInputs) -> dict[str, str]:
     }
 
 
-# (lowest allowed, highest allowed) for each input; all must also be finite.
-_LIMITS: dict[str, tuple[float, float]] = {
-    "hardware_usd": (0, 1e9),
-    "install_usd": (0, 1e9),
-    "gpus_per_node": (1, 1024),
-    "life_years": (0.1, 50),
-    "maintenance_fraction_per_year": (0, 1),
-    "staff_usd_per_year": (0, 1e8),
-    "colo_usd_per_kw_year": (0, 1e6),
-    "node_kw": (0, 1000),
-    "idle_power_fraction": (0, 1),
-    "pue": (1, 5),
-    "usd_per_kwh": (0, 10),
+# Each input's range. The hardware price has a floor above 0 so that on-prem never costs
+# nothing: ROI divides by the on-prem cost, and a node for $0 would make it infinite. With
+# every input at its worst the per-GPU-year costs stay below about 1e11 dollars.
+INPUT_LIMITS: dict[str, Limit] = {
+    limit.name: limit
+    for limit in (
+        Limit("hardware_usd", 100, 1e9, "$"),
+        Limit("install_usd", 0, 1e9, "$"),
+        Limit("gpus_per_node", 1, 1024, "GPUs", whole=True),
+        Limit("life_years", 0.1, 50, "years"),
+        Limit("maintenance_fraction_per_year", 0, 1, percent=True),
+        Limit("staff_usd_per_year", 0, 1e8, "$"),
+        Limit("colo_usd_per_kw_year", 0, 1e6, "$"),
+        Limit("node_kw", 0, 1000, "kW"),
+        Limit("idle_power_fraction", 0, 1, percent=True),
+        Limit("pue", 1, 5),
+        Limit("usd_per_kwh", 0, 10, "$"),
+    )
 }
+# A cent an hour (old GPUs on spot markets) to $1000 (a whole rack's worth, per GPU).
+PRICE = Limit("cloud price", 0.01, 1000, "$")
+# From 0.1 %: below it the fixed cost spread over so few useful hours is meaningless (and at
+# 0 it is infinite).
+UTILIZATION = Limit("utilisation", 0.001, 1, percent=True)
+# A CPU's GFLOP/s to well past any accelerator's peak (a B200 is ~10,000 dense FP4 TFLOP/s).
+MEASURED_TFLOPS = Limit("measured TFLOP/s", 0.001, 1e6)
 
 
 def check_inputs(inputs: CostInputs) -> CostInputs:
     """The inputs unchanged, or ``UsageError`` naming the first one out of range."""
     for item in fields(inputs):
-        value = getattr(inputs, item.name)
-        low, high = _LIMITS[item.name]
-        if not (math.isfinite(value) and low <= value <= high):
-            raise UsageError(f"{item.name} must be between {low:g} and {high:g}, got {value}")
-    if int(inputs.gpus_per_node) != inputs.gpus_per_node:
-        raise UsageError(f"gpus_per_node must be a whole number, got {inputs.gpus_per_node}")
+        INPUT_LIMITS[item.name].check(getattr(inputs, item.name))
     return inputs
 
 
@@ -124,19 +130,13 @@ def gpu_year(inputs: CostInputs) -> GpuYear:
 
 
 def check_utilization(u: float) -> float:
-    """``u`` when it is a fraction in (0, 1], else ``UsageError``."""
-    if not (math.isfinite(u) and 0 < u <= 1):
-        raise UsageError(f"utilisation must be above 0 and at most 1 (100 %), got {u}")
-    return u
+    """``u`` when it is a fraction from 0.001 to 1, else ``UsageError``."""
+    return UTILIZATION.check(u)
 
 
 def check_price(usd_per_hour: float) -> float:
-    """A positive, finite $/GPU-hour, else ``UsageError``."""
-    if not (math.isfinite(usd_per_hour) and 0 < usd_per_hour <= 1000):
-        raise UsageError(
-            f"cloud price must be above $0 and at most $1000/GPU-hour, got {usd_per_hour}"
-        )
-    return usd_per_hour
+    """A $/GPU-hour from $0.01 to $1000, else ``UsageError``."""
+    return PRICE.check(usd_per_hour)
 
 
 def break_even_utilization(year: GpuYear, cloud_usd_per_hour: float) -> float | None:
@@ -161,9 +161,7 @@ def roi(year: GpuYear, cloud_usd_per_hour: float, u: float) -> float:
 
 def usd_per_tflop_hour(usd_per_hour: float, measured_tflops: float) -> float:
     """Dollars for one hour of one TFLOP/s actually delivered (a measured rate, not the peak)."""
-    if not (math.isfinite(measured_tflops) and measured_tflops > 0):
-        raise UsageError(f"measured TFLOP/s must be positive, got {measured_tflops}")
-    return usd_per_hour / measured_tflops
+    return usd_per_hour / MEASURED_TFLOPS.check(measured_tflops)
 
 
 @dataclass(frozen=True)

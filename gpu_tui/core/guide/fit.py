@@ -10,7 +10,8 @@ from typing import Protocol
 from gpu_tui.core.devices.model import Accelerator
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fields import value_or_none
-from gpu_tui.core.guide.shapes import ModelShape, ShapeChoice, choose_shape
+from gpu_tui.core.guide.shapes import ModelShape, ShapeChoice, check_params, choose_shape
+from gpu_tui.core.limits import Limit
 
 # Bytes per parameter (and per cached K/V element). int4 packs two values per byte; the
 # per-group scales that real int4 formats add (a few %) are left out, as the reference does.
@@ -20,6 +21,11 @@ DEFAULT_CONTEXT = 4096
 DEFAULT_BATCH = 1
 MAX_CONTEXT = 10_000_000
 MAX_BATCH = 100_000
+# Context 0 is allowed: "do the weights alone fit?" is a real question. At the far corner
+# (100T parameters in fp32, 10M tokens × 100,000 sequences) the total is about 1e18 bytes:
+# far from any float limit, and still exact enough to count devices.
+CONTEXT = Limit("context", 0, MAX_CONTEXT, "tokens", whole=True)
+BATCH = Limit("batch", 1, MAX_BATCH, "sequences", whole=True)
 
 SOURCE_WEIGHTS = (
     "weights = parameters × bytes per parameter (BF16 = 2 B): "
@@ -167,12 +173,9 @@ def fit(
     """
     dtype = check_dtype(dtype)
     kv_dtype = default_kv_dtype(dtype) if kv_dtype is None else check_dtype(kv_dtype)
-    if not 0 <= context <= MAX_CONTEXT:
-        raise UsageError(f"context must be between 0 and {MAX_CONTEXT:,} tokens, got {context}")
-    if not 1 <= batch <= MAX_BATCH:
-        raise UsageError(f"batch must be between 1 and {MAX_BATCH:,}, got {batch}")
-    if not params > 0:
-        raise UsageError(f"model size must be positive, got {params}")
+    context = int(CONTEXT.check(context))
+    batch = int(BATCH.check(batch))
+    check_params(params)
     choice = choose_shape(params, shape)
     weights = weight_bytes(params, dtype)
     kv = kv_cache_bytes(choice.shape, context, batch, kv_dtype)

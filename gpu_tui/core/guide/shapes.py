@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.limits import shown
 
 _SRC_LLAMA3 = "The Llama 3 Herd of Models, Meta AI, July 2024, Table 3 (layers, KV heads, dims)"
 _SRC_LLAMA2 = "Llama 2: Open Foundation and Fine-Tuned Chat Models, Meta AI, July 2023 (MHA)"
@@ -44,11 +45,13 @@ _FALLBACK_FAMILY = tuple(s for s in KNOWN_SHAPES if s.key.startswith("llama-3.1"
 # A size counts as "that model" when within 2 %, so 8.03e9 still picks Llama 3.1 8B.
 _MATCH_TOLERANCE = 0.02
 
+# From a toy model to a hundred trillion parameters (today's largest are a few trillion).
 MIN_PARAMS = 1e3
 MAX_PARAMS = 1e14
 
 _SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
-_NUMBER = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(?:e([+-]?\d+))?\s*([kmbt]?)")
+# ASCII digits only: without re.ASCII, \d also takes "٣", so "٣B" read as 3e9.
+_NUMBER = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(?:e([+-]?\d+))?\s*([kmbt]?)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -72,16 +75,29 @@ def parse_params(text: str) -> tuple[float, ModelShape | None]:
             return shape.params, shape
     match = _NUMBER.fullmatch(cleaned)
     if match is None:
-        known = ", ".join(s.key for s in KNOWN_SHAPES)
-        raise UsageError(
-            f"model size must be a parameter count like 8B, 70e9 or 1.5T, or one of {known}; "
-            f"got {text!r}"
-        )
+        raise _refusal(shown(text))
     mantissa, exponent, suffix = match.groups()
-    params = float(mantissa) * 10.0 ** int(exponent or 0) * _SUFFIX[suffix]
+    # float() of the whole literal saturates to inf or 0 instead of raising OverflowError the way
+    # 10.0 ** 400 does, and never turns a thousand-digit exponent into an int.
+    params = float(f"{mantissa}e{exponent or 0}") * _SUFFIX[suffix]
     if not MIN_PARAMS <= params <= MAX_PARAMS:
-        raise UsageError(f"model size must be between 1K and 100T parameters, got {text!r}")
+        raise _refusal(shown(text))
     return params, None
+
+
+def check_params(params: float) -> float:
+    """A parameter count in range (1K to 100T), else ``UsageError``."""
+    if isinstance(params, bool) or not MIN_PARAMS <= params <= MAX_PARAMS:
+        raise _refusal(repr(params))
+    return params
+
+
+def _refusal(got: str) -> UsageError:
+    known = ", ".join(s.key for s in KNOWN_SHAPES)
+    return UsageError(
+        "model size must be a parameter count between 1K and 100T, like 8B, 70e9 or 1.5T, "
+        f"or one of {known}; got {got}"
+    )
 
 
 def choose_shape(params: float, named: ModelShape | None = None) -> ShapeChoice:

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, Static
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import cost as c
 from gpu_tui.core.guide.measured import Measured, latest_measured
+from gpu_tui.core.limits import Limit
 from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
 
 
@@ -36,7 +37,7 @@ DEFAULT_PRICE = c.REFERENCE_PRICES[0]
 CLOUD_FIELDS = (
     Field("price", "Cloud $/GPU-h"),
     Field("date", "Price seen"),
-    Field("util", "Utilisation %"),
+    Field("util", "Utilisation %", percent=True),
     Field("tflops", "Measured TFLOP/s"),
 )
 NODE_FIELDS = (
@@ -72,15 +73,25 @@ def _default_text(field: Field) -> str:
     return f"{value * 100:g}" if field.percent else f"{value:,g}"
 
 
+def _limit(field: Field) -> Limit:
+    """The core's range for a field: the same one the matching ``gpu-tui guide`` flag obeys."""
+    if field.attr is not None:
+        return c.INPUT_LIMITS[field.attr]
+    return {"price": c.PRICE, "util": c.UTILIZATION, "tflops": c.MEASURED_TFLOPS}[field.id]
+
+
 def _number(field: Field, text: str) -> float:
-    cleaned = text.replace(",", "").replace("$", "").replace("%", "").strip()
-    try:
-        value = float(cleaned)
-    except ValueError:
-        raise UsageError(f"{field.label}: not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise UsageError(f"{field.label}: must be a finite number, got {text!r}")
-    return value / 100 if field.percent else value
+    """A field's value, checked by the core; ``UsageError`` states the range in one line.
+
+    The form shows "300,000" and "$2.50", so separators and a dollar sign are read past. A
+    percent field holds a percentage whether or not the "%" was typed.
+    """
+    limit = _limit(field)
+    cleaned = text.replace(",", "").replace("$", "").strip()
+    if field.percent:
+        cleaned = cleaned.removesuffix("%").rstrip() + "%"
+    value = limit.parse(cleaned)
+    return int(value) if limit.whole else value
 
 
 class CostForm(VerticalScroll):
@@ -155,16 +166,13 @@ class CostView(Widget):
         changes: dict[str, Any] = {}
         for field in NODE_FIELDS:
             assert field.attr is not None  # every node field sets one
-            number = _number(field, self.value(field.id))
-            changes[field.attr] = int(number) if field.attr == "gpus_per_node" else number
+            changes[field.attr] = _number(field, self.value(field.id))
         inputs = c.check_inputs(replace(c.CostInputs(), **changes))
         fields = {field.id: field for field in CLOUD_FIELDS}
-        price = c.check_price(_number(fields["price"], self.value("price")))
-        util = c.check_utilization(_number(fields["util"], self.value("util")) / 100)
+        price = _number(fields["price"], self.value("price"))
+        util = _number(fields["util"], self.value("util"))
         tflops_text = self.value("tflops").strip()
         tflops = _number(fields["tflops"], tflops_text) if tflops_text else None
-        if tflops is not None and tflops <= 0:
-            raise UsageError(f"measured TFLOP/s must be positive, got {tflops_text!r}")
         return inputs, CloudChoice(price, self.value("date").strip(), util, tflops)
 
     @on(Input.Changed)

@@ -137,13 +137,10 @@ class FitView(Widget):
         """The fit for what the inputs say; ``UsageError`` with one line for bad input."""
         params, shape = parse_params(self.query_one("#fit-params", Input).value)
         dtype = str(self.query_one("#fit-dtype", Select).value)
-        counts = []
-        for name in ("context", "batch"):
-            text = self.query_one(f"#fit-{name}", Input).value.strip()
-            if not text.lstrip("-").isdigit():
-                raise UsageError(f"{name} must be a whole number, got {text!r}")
-            counts.append(int(text))
-        return f.fit(params, dtype, context=counts[0], batch=counts[1], shape=shape)
+        # The CLI's --context and --batch parse with these same core limits: one range, one text.
+        context = f.CONTEXT.parse_whole(self.query_one("#fit-context", Input).value)
+        batch = f.BATCH.parse_whole(self.query_one("#fit-batch", Input).value)
+        return f.fit(params, dtype, context=context, batch=batch, shape=shape)
 
     def recompute(self) -> None:
         """Pure arithmetic over ~40 devices: microseconds, so it runs on every keystroke."""

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpu_tui.core.kitchen.params import KitchenParams
+from gpu_tui.core.kitchen.params import SPECS, KitchenParams, bound_text
 from gpu_tui.core.kitchen.report import number
 from gpu_tui.core.kitchen.scenarios import Scenario
 
@@ -24,17 +24,45 @@ class Knob:
     zero: bool = False  # may step down to 0 below the minimum
 
 
+def _knob(
+    key: str,
+    label: str,
+    unit: str,
+    *,
+    doubling: bool = False,
+    minimum: Fraction | None = None,
+    maximum: Fraction | None = None,
+) -> Knob:
+    """A knob whose range is the model's own (``SPECS``), narrowed where the pane needs it.
+
+    Narrowing only, never widening: a knob can then never reach a value the model refuses.
+    """
+    spec = SPECS[key]
+    low = spec.low if minimum is None else max(spec.low, minimum)
+    high = spec.high if maximum is None else min(spec.high, maximum)
+    return Knob(key, label, unit, doubling, low, high, spec.zero)
+
+
 # The order the knobs appear in; the animation stays cheap within these limits (the frame cost
 # grows with kitchens; cells are merged past what the screen shows, so cooks can grow a lot).
+# Tasks stop at a billion because the size plot draws up to 100 × the recipe, and that must
+# stay inside the model's range too. The small steps stop at 0.1 (0.01 for latency) because a
+# talk has no time for forty key presses down to a nanosecond.
 KNOBS = (
-    Knob("cooks", "cooks", "", maximum=Fraction(10**7)),
-    Knob("tasks", "tasks", ""),
-    Knob("slowdown", "slowdown", "×", maximum=Fraction(1000)),
-    Knob("launch_seconds", "launch", " s", minimum=Fraction(1, 10), zero=True),
-    Knob("pantry_rate", "pantry", "/s", minimum=Fraction(1, 10)),
-    Knob("kitchens", "kitchens", "", doubling=True, maximum=Fraction(64)),
-    Knob("hallway_rate", "hallway", "/s", minimum=Fraction(1, 10)),
-    Knob("hallway_latency_seconds", "hallway latency", " s", minimum=Fraction(1, 100), zero=True),
+    _knob("cooks", "cooks", "", maximum=Fraction(10**7)),
+    _knob("tasks", "tasks", "", maximum=Fraction(10**9)),
+    _knob("slowdown", "slowdown", "×", minimum=Fraction(1), maximum=Fraction(1000)),
+    _knob("launch_seconds", "launch", " s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
+    _knob("pantry_rate", "pantry", "/s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
+    _knob("kitchens", "kitchens", "", doubling=True, maximum=Fraction(64)),
+    _knob("hallway_rate", "hallway", "/s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
+    _knob(
+        "hallway_latency_seconds",
+        "hallway latency",
+        " s",
+        minimum=Fraction(1, 100),
+        maximum=Fraction(10**9),
+    ),
 )
 
 
@@ -82,3 +110,13 @@ def step(knob: Knob, value: Fraction, up: bool) -> Fraction:
 
 def show_value(knob: Knob, value: Fraction) -> str:
     return f"{number(float(value))}{knob.unit}"
+
+
+def at_limit(knob: Knob, value: Fraction, up: bool) -> str | None:
+    """What to tell someone who turns a knob past its end, or ``None`` when it can still move."""
+    if step(knob, value, up) != value:
+        return None
+    lowest = Fraction(0) if knob.zero else knob.minimum
+    # Written out in full (10,000,000, not 1e+07): this line is about the exact limit.
+    span = f"{bound_text(lowest)}{knob.unit} to {bound_text(knob.maximum)}{knob.unit}"
+    return f"{knob.label} is at its {'maximum' if up else 'minimum'} ({span})"

@@ -7,21 +7,21 @@ from fractions import Fraction
 import pytest
 
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.kitchen.params import parse_assignments
+from gpu_tui.core.kitchen.params import SPECS, parse_assignment
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, get_scenario
 
 
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
-        ("cooks", "0", "cooks must be greater than 0"),
-        ("cooks", "2.5", "cooks must be a whole number"),
-        ("launch_seconds", "-1", "launch_seconds cannot be negative"),
-        ("chef_seconds", "abc", "chef_seconds must be a finite number"),
-        ("pantry_rate", "inf", "pantry_rate must be a finite number"),
-        ("pantry_rate", "nan", "pantry_rate must be a finite number"),
-        ("tasks", "0", "tasks must be greater than 0"),
-        ("kitchens", "100000", "kitchens must be at most"),
+        ("cooks", "0", "cooks must be a whole number between 1 and 1,000,000,000, got '0'"),
+        ("cooks", "2.5", "cooks must be a whole number between 1 and"),
+        ("launch_seconds", "-1", "launch_seconds must be 0 or between 0.000000001 and"),
+        ("chef_seconds", "abc", "chef_seconds must be between 0.000000001 and 1,000,000,000 s"),
+        ("pantry_rate", "inf", "pantry_rate must be between"),
+        ("pantry_rate", "nan", "pantry_rate must be between"),
+        ("tasks", "0", "tasks must be a whole number between 1 and 1,000,000,000,000, got"),
+        ("kitchens", "100000", "kitchens must be a whole number between 1 and 4,096"),
         ("colour", "1", "unknown parameter 'colour'"),
     ],
 )
@@ -56,11 +56,31 @@ def test_settable_keys_depend_on_the_scenario() -> None:
 
 
 def test_assignments() -> None:
-    parsed = parse_assignments(["cooks=4", "cooks=8", " slowdown = 2"])
-    assert parsed == {"cooks": "8", "slowdown": " 2"}  # the last wins; Fraction strips the value
-    for bad in ("cooks", "=3", "cooks="):
+    assert parse_assignment("cooks=4") == ("cooks", 4)
+    assert parse_assignment(" slowdown = 2.5") == ("slowdown", Fraction(5, 2))
+    for bad in ("cooks", "=3"):
         with pytest.raises(UsageError, match="KEY=VALUE"):
-            parse_assignments([bad])
+            parse_assignment(bad)
+    with pytest.raises(UsageError, match="cooks must be a whole number between 1 and"):
+        parse_assignment("cooks=")
+    with pytest.raises(UsageError, match="unknown parameter 'spice'"):
+        parse_assignment("spice=3")
+
+
+@pytest.mark.parametrize("key", list(SPECS))
+def test_each_range_ends_are_accepted_and_just_outside_refused(key: str) -> None:
+    spec = SPECS[key]
+    onions = SCENARIOS["onions"]
+    step = 1 if spec.whole else spec.low / 1000
+    assert onions.params.replace({key: spec.low}).as_dict()[key] == float(spec.low)
+    assert onions.params.replace({key: spec.high}).as_dict()[key] == float(spec.high)
+    for outside in (spec.high + step, spec.low - step):
+        if spec.zero and outside == 0:
+            continue
+        with pytest.raises(UsageError, match=f"{key} must be"):
+            onions.params.replace({key: outside})
+    if spec.zero:
+        assert onions.params.replace({key: 0}).as_dict()[key] == 0
 
 
 def test_unknown_scenario() -> None:
