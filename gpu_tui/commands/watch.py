@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import json
-import math
 import os
+import math
 import sys
 import time
-from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from gpu_tui.cli import refresh_seconds
+from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.fields import Unknown
-from gpu_tui.core.gpu_reader import FunctionSource, GpuSource
 from gpu_tui.core.sampler import Sampler
 from gpu_tui.core.samples import GpuSample, Sample
 
@@ -24,6 +22,8 @@ HELP = "print live CPU, memory and GPU readings, one line per tick (--json for s
 
 SCHEMA_VERSION = 1
 _GIB = 1024**3
+CLOSE_LIMIT_SECONDS = 1.0
+"""On the way out, NVML shutdown gets this long: the process exit frees NVML in any case."""
 
 
 def positive_count(text: str) -> int:
@@ -138,46 +138,21 @@ def human_line(sample: Sample) -> str:
     return " | ".join(parts)
 
 
-def _optional_module(name: str) -> Any:
-    # The NVML and simulated backends are optional at run time; watch works without them.
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def open_gpu_sources(demo: bool) -> tuple[list[GpuSource], list[GpuSource], list[str], Any]:
-    """Real GPU sources, inline (simulated) sources, notes for humans, and the NVML session."""
-    notes: list[str] = []
-    real: list[GpuSource] = []
-    session: Any = None
-    nvidia = _optional_module("gpu_tui.core.devices.nvidia_live")
-    if nvidia is None:
-        notes.append("NVIDIA GPUs: not read (NVML support is not available in this build)")
-    else:
-        session = nvidia.NvmlSession.open()
-        if session.status.available:
-            real.append(cast(GpuSource, session))
-        else:
-            notes.append(f"NVIDIA GPUs: none ({session.status.reason})")
-    inline: list[GpuSource] = []
-    if demo:
-        simulated = _optional_module("gpu_tui.core.devices.simulated")
-        if simulated is None:
-            notes.append("--demo: the simulated GPU is not available in this build")
-        else:
-            first = sum(source.device_count for source in real)
-            started = time.monotonic()
-            read = cast(Callable[[int, float], GpuSample], simulated.simulated_sample)
-            inline.append(FunctionSource(1, lambda i: read(first + i, time.monotonic() - started)))
-    return real, inline, notes, session
+def source_notes(sources: GpuSources, *, for_scripts: bool) -> list[str]:
+    """What to say on stderr about the GPUs before the first line. With ``--json`` only a
+    driver that does not answer is worth a word (no GPU at all is the ordinary CPU-only case)."""
+    if not sources.note or (for_scripts and sources.hung is None):
+        return []
+    if sources.hung is not None:
+        return [f"NVIDIA GPUs: {sources.hung.reason}; CPU readings go on"]
+    return [f"NVIDIA GPUs: none ({sources.note})"]
 
 
 def run(args: argparse.Namespace) -> int:
-    real, inline, notes, session = open_gpu_sources(bool(getattr(args, "demo", False)))
-    if not args.json:
-        for note in notes:
-            print(f"gpu-tui: {note}", file=sys.stderr)
+    # Blocks for at most the NVML call limit per call (a driver that hangs is given up on).
+    sources = open_gpu_sources(demo=bool(getattr(args, "demo", False)))
+    for note in source_notes(sources, for_scripts=args.json):
+        print(f"gpu-tui: {note}", file=sys.stderr)
 
     def emit(sample: Sample) -> None:
         line = (
@@ -192,7 +167,12 @@ def run(args: argparse.Namespace) -> int:
             raise error  # the reader went away: stop, do not report it each tick
         print(f"gpu-tui: watch: {type(error).__name__}: {error}", file=sys.stderr)
 
-    sampler = Sampler(gpu_sources=real, inline_sources=inline, interval=args.interval, on_tick=emit)
+    sampler = Sampler(
+        gpu_sources=sources.real,
+        inline_sources=sources.inline,
+        interval=args.interval,
+        on_tick=emit,
+    )
     sampler.on_error = fail
     try:
         sampler.run(max_ticks=args.count)
@@ -202,7 +182,5 @@ def run(args: argparse.Namespace) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     finally:
         sampler.stop()
-        # NVML shutdown while a call is stuck in the driver could hang too: leave it then.
-        if session is not None and sampler.hung_devices == 0:
-            session.close()
+        sources.close(reads_hung=sampler.hung_devices > 0, limit=CLOSE_LIMIT_SECONDS)
     return 0

@@ -8,8 +8,11 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from gpu_tui.core.devices.nvml_guard import NotAnsweringError, limit_now, overdue
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import GpuSample
+
+NOT_ANSWERED_YET = "the driver has not answered yet (a call is hanging)"
 
 
 class GpuSource(Protocol):
@@ -50,12 +53,19 @@ class DeviceReader:
     permanently hung device holds one thread, never a growing pile). ``finish`` waits until a
     deadline and returns the fresh reading, or the last one marked ``stale``. Only the sampler
     thread calls ``begin``/``finish``; the worker talks back through a queue.
+
+    An NVML call that has not returned within ``limit`` seconds (default: the NVML call limit)
+    makes the device :attr:`not_answering`, named after the call (NVML sources only: the
+    call is known through ``nvml_guard.TracedNvml``).
     """
 
-    def __init__(self, source: GpuSource, index: int, name: str) -> None:
+    def __init__(
+        self, source: GpuSource, index: int, name: str, *, limit: float | None = None
+    ) -> None:
         self._source = source
         self._index = index
         self._name = name
+        self._limit = limit
         # C-implemented queues: the hand-off costs microseconds, which matters at 8 GPUs a tick.
         self._requests: queue.SimpleQueue[bool] = queue.SimpleQueue()
         self._answers: queue.SimpleQueue[GpuSample] = queue.SimpleQueue()
@@ -68,6 +78,11 @@ class DeviceReader:
     def busy(self) -> bool:
         """True while a driver call is in flight (between ticks: a call that hangs)."""
         return self._requested and self._answers.empty()
+
+    @property
+    def not_answering(self) -> NotAnsweringError | None:
+        """The NVML call this device has been stuck in for longer than the limit, if any."""
+        return overdue(self._thread, limit_now(self._limit)) if self.busy else None
 
     def begin(self) -> bool:
         """Ask for a fresh reading; False when the previous call has not been answered yet."""
@@ -95,9 +110,9 @@ class DeviceReader:
             self._last = answer
             return answer
         if self._last is None:
-            return unknown_gpu_sample(
-                self._index, "the driver has not answered yet (a call is hanging)", stale=True
-            )
+            hung = self.not_answering
+            reason = hung.reason if hung is not None else NOT_ANSWERED_YET
+            return unknown_gpu_sample(self._index, reason, stale=True)
         if not self._last.stale:
             self._last = dataclasses.replace(self._last, stale=True)
         return self._last

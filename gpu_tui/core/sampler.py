@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from gpu_tui.core.devices.nvml_guard import NotAnsweringError
 from gpu_tui.core.gpu_reader import DeviceReader, FunctionSource, GpuSource, unknown_gpu_sample
 from gpu_tui.core.history import DEFAULT_CAPACITY, History
 from gpu_tui.core.host_reader import HostReader, LiveHostReader
@@ -62,7 +63,9 @@ class Sampler:
     replaced in tests; ``wall_clock`` stamps samples. Deadlines for GPU reads use real time.
 
     Sources listed in ``inline_sources`` cannot block (the simulated GPU) and are read on the
-    sampler thread; every other GPU gets its own worker thread and a deadline.
+    sampler thread; every other GPU gets its own worker thread and a deadline. GPU sources may
+    also be added later (:meth:`add_gpu_sources`): the Monitor reads the CPU from the first tick
+    while NVML is still opening, or failing to.
     """
 
     def __init__(
@@ -93,17 +96,31 @@ class Sampler:
         self._paused = False
         self._thread: threading.Thread | None = None
         self._readers: list[tuple[DeviceReader, bool]] = []
-        for source in (*gpu_sources, *inline_sources):
-            inline = any(source is s for s in inline_sources)
-            for index in range(source.device_count):
-                name = f"gpu-tui-gpu{len(self._readers)}"
-                self._readers.append((DeviceReader(source, index, name), inline))
-        self.history = History(capacity, max_gpus=max(1, len(self._readers)))
+        self.add_gpu_sources(gpu_sources, inline_sources)
+        # GPU slots are added to the history as samples bring them (sources may come later).
+        self.history = History(capacity)
         self.latest: Sample | None = None
         """The newest sample, or None before the first tick."""
         self.ticks = 0
         self.last_tick_seconds = 0.0
         """How long the newest tick took to read everything (for the status line and benches)."""
+
+    def add_gpu_sources(
+        self, gpu_sources: Sequence[GpuSource], inline_sources: Sequence[GpuSource] = ()
+    ) -> None:
+        """Read these GPUs too from the next tick on, in slots after the ones read already
+        (real GPUs, then inline ones). Safe to call from another thread while ticking."""
+        readers = list(self._readers)
+        for source in (*gpu_sources, *inline_sources):
+            inline = any(source is s for s in inline_sources)
+            for index in range(source.device_count):
+                name = f"gpu-tui-gpu{len(readers)}"
+                readers.append((DeviceReader(source, index, name), inline))
+        if self._stopping:
+            for reader, _ in readers[len(self._readers) :]:
+                reader.close()
+            return
+        self._readers = readers  # one assignment: a tick sees the old list or the new one
 
     @property
     def gpu_count(self) -> int:
@@ -114,6 +131,12 @@ class Sampler:
     def hung_devices(self) -> int:
         """GPUs whose driver call is still in flight (between ticks: calls that hang)."""
         return sum(1 for reader, _ in self._readers if reader.busy)
+
+    @property
+    def not_answering(self) -> tuple[NotAnsweringError, ...]:
+        """The NVML calls GPUs are stuck in past the call limit (each call named once)."""
+        stuck = (reader.not_answering for reader, _ in self._readers)
+        return tuple({hung.reason: hung for hung in stuck if hung is not None}.values())
 
     @property
     def interval(self) -> float:
@@ -197,16 +220,17 @@ class Sampler:
         return sample
 
     def _read_gpus(self) -> tuple[GpuSample, ...]:
-        if not self._readers:
+        readers = self._readers  # this tick's list, whatever ``add_gpu_sources`` does meanwhile
+        if not readers:
             return ()
         # Ask every device first, then wait: devices answer in parallel, one deadline in all.
-        asked = [reader.begin() if not inline else False for reader, inline in self._readers]
+        asked = [reader.begin() if not inline else False for reader, inline in readers]
         inline_results = {
-            slot: reader.read_now() for slot, (reader, inline) in enumerate(self._readers) if inline
+            slot: reader.read_now() for slot, (reader, inline) in enumerate(readers) if inline
         }
         deadline = time.monotonic() + min(self._gpu_deadline, self._interval / 2)
         results: list[GpuSample] = []
-        for slot, (reader, inline) in enumerate(self._readers):
+        for slot, (reader, inline) in enumerate(readers):
             if inline:
                 results.append(inline_results[slot])
             else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import socket
@@ -95,18 +96,29 @@ class GpuTuiApp(App[int]):
         # Keys go to the pane, not the tab bar, from the first frame.
         self.call_after_refresh(self.action_show_pane, self.config.pane)
 
-    @work(thread=True, exclusive=True, group="inventory", exit_on_error=False)
-    def discover_inventory(self) -> None:
+    @work(exclusive=True, group="inventory", exit_on_error=False)
+    async def discover_inventory(self) -> None:
         """Read the hardware off the event loop: the CPU first (milliseconds), so the first
-        screen shows it, then the accelerators (NVML can take a while on big machines)."""
-        if self.config.discover is not None:
-            self.post_message(InventoryReady(self.config.discover()))
-            return
-        from gpu_tui.core.devices import discover_host, with_accelerators
+        screen shows it, then the accelerators (NVML can take a while on big machines, and
+        a sick driver never answers: discovery gives up after the NVML call limit).
 
-        host = discover_host()
+        Each step runs on a daemon thread and this worker awaits it: a thread worker is joined
+        when the app exits, so one stuck in the driver would stop ``q`` from quitting.
+        """
+        from gpu_tui.core.devices import discover_host, with_accelerators
+        from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+
+        config = self.config
+        if config.discover is not None:
+            fixed = in_daemon_thread(config.discover, "gpu-tui-discover")
+            self.post_message(InventoryReady(await asyncio.wrap_future(fixed)))
+            return
+        host = await asyncio.wrap_future(in_daemon_thread(discover_host, "gpu-tui-discover"))
         self.post_message(InventoryReady(host))
-        self.post_message(InventoryReady(with_accelerators(host, demo=self.config.demo)))
+        full = in_daemon_thread(
+            lambda: with_accelerators(host, demo=config.demo, nvml=config.nvml), "gpu-tui-discover"
+        )
+        self.post_message(InventoryReady(await asyncio.wrap_future(full)))
 
     def on_inventory_ready(self, message: InventoryReady) -> None:
         self.inventory = message.inventory

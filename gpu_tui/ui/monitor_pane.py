@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from textual import work
@@ -13,14 +15,16 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.devices.nvml_guard import in_daemon_thread
 from gpu_tui.core.sampler import Sampler, step_interval
 from gpu_tui.core.samples import Sample
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessTable, process_rows
-from gpu_tui.ui.monitor.sources import Sources, open_sources, stop_in_background
+from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.plain_container import PlainContainer
 
@@ -45,8 +49,10 @@ def interval_text(seconds: float) -> str:
 class MonitorPane(Pane, can_focus=True):
     """Starts a sampler thread the first time it is shown, and draws what it posts.
 
-    The sampler posts one ``Ticked`` per tick (only the newest waiting one is kept); the pane
-    draws at most every ``MIN_REDRAW_SECONDS`` and not at all while hidden.
+    The sampler reads the CPU from its first tick; the GPUs join it once NVML has opened on a
+    daemon thread (a sick driver makes that take the NVML call limit, or fail at once). It
+    posts one ``Ticked`` per tick (only the newest waiting one is kept); the pane draws at most
+    every ``MIN_REDRAW_SECONDS`` and not at all while hidden.
     """
 
     BLANK = True
@@ -68,17 +74,10 @@ class MonitorPane(Pane, can_focus=True):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, MonitorPane.Ticked)
 
-    @dataclass
-    class Opened(Message, bubble=False):
-        """GPU sources are open (NVML init ran in a thread) and the sampler is built."""
-
-        sampler: Sampler
-        sources: Sources
-
     def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
         super().__init__(config, id=id)
         self.sampler: Sampler | None = None
-        self.sources: Sources | None = None
+        self.sources: GpuSources | None = None
         self.interval = config.refresh_seconds
         self.paused = False
         self.sort = SORT_KEYS[0]
@@ -122,23 +121,40 @@ class MonitorPane(Pane, can_focus=True):
         if not active:
             return
         if self.sampler is None and not self._closing:
-            self._open()
+            self._start_sampling()
         elif self._dirty:
             self.redraw()
 
-    @work(thread=True, exclusive=True, group="monitor-open", exit_on_error=False)
-    def _open(self) -> None:
-        """NVML init may take seconds (or hang on a sick driver): never on the event loop."""
-        sources = open_sources(demo=self.config.demo, nvml=self.config.nvml)
+    def _start_sampling(self) -> None:
+        """The CPU now (a sampler costs a fraction of a millisecond to build), GPUs later."""
         sampler = Sampler(
-            gpu_sources=sources.real,
-            inline_sources=sources.inline,
             host=self.config.host_reader,
             interval=self.interval,
             on_tick=self._post_tick,
             on_error=self._sampler_failed,
         )
-        self.post_message(self.Opened(sampler, sources))
+        if self.paused:
+            sampler.pause()
+        self.sampler = sampler
+        sampler.start()
+        self._show_status()
+        self._open_gpus()
+
+    @work(exclusive=True, group="monitor-open", exit_on_error=False)
+    async def _open_gpus(self) -> None:
+        """NVML init may take seconds, or hang in a sick driver: it runs on a daemon thread
+        under the NVML call limit, and this worker only awaits it, so quitting never waits."""
+        opening = in_daemon_thread(
+            partial(open_gpu_sources, demo=self.config.demo, nvml=self.config.nvml),
+            "gpu-tui-monitor-open",
+        )
+        try:
+            sources = await asyncio.wrap_future(opening)
+        except asyncio.CancelledError:
+            # The pane went away first: shut NVML down once open, never on the event loop.
+            in_daemon_thread(lambda: opening.result().close(reads_hung=False), "gpu-tui-close")
+            raise
+        self._attach_gpus(sources)
 
     def _post_tick(self, sample: Sample) -> None:
         self.post_message(self.Ticked(sample))  # thread-safe and non-blocking
@@ -147,15 +163,12 @@ class MonitorPane(Pane, can_focus=True):
         # Called on the sampler thread; a string assignment is atomic, the next draw shows it.
         self._error = f"{type(error).__name__}: {error}"
 
-    def on_monitor_pane_opened(self, message: Opened) -> None:
-        sampler, self.sources = message.sampler, message.sources
-        if self._closing:
-            stop_in_background(sampler, message.sources)
+    def _attach_gpus(self, sources: GpuSources) -> None:
+        sampler, self.sources = self.sampler, sources
+        if self._closing or sampler is None:  # NVML shutdown may block: not on the event loop
+            in_daemon_thread(partial(sources.close, reads_hung=False), "gpu-tui-close")
             return
-        self.sampler = sampler
-        sampler.set_interval(self.interval)  # keys may have changed it while NVML opened
-        if self.paused:
-            sampler.pause()
+        sampler.add_gpu_sources(sources.real, sources.inline)
         gpus = self.query_one("#monitor-gpus")
         if sampler.gpu_count:
             self.query_one("#monitor-no-gpu").remove()
@@ -167,15 +180,13 @@ class MonitorPane(Pane, can_focus=True):
             self.call_after_refresh(self._lay_out)
         else:
             self.query_one("#monitor-no-gpu", Static).update(
-                f"No GPUs to show: {message.sources.note}.\n"
-                "Start with --demo to see a SIMULATED one."
+                f"No GPUs to show: {sources.note}.\nStart with --demo to see a SIMULATED one."
             )
-        sampler.start()
         self._show_status()
 
     def on_unmount(self) -> None:
         self._closing = True
-        if self.sampler is not None and self.sources is not None:
+        if self.sampler is not None:
             stop_in_background(self.sampler, self.sources)
 
     # ---- drawing ------------------------------------------------------------------------
@@ -267,7 +278,10 @@ class MonitorPane(Pane, can_focus=True):
         parts = [f"{state} · every {interval_text(self.interval)}"]
         # Nothing that changes every tick (like the tick's duration): that would re-lay the screen.
         if sampler is not None and sampler.hung_devices:
-            parts.append(f"{sampler.hung_devices} GPU(s) not answering: last readings shown")
+            # Which call is stuck, once one has been for longer than the NVML call limit.
+            stuck = sampler.not_answering
+            why = f" ({stuck[0].detail})" if stuck else ""
+            parts.append(f"{sampler.hung_devices} GPU(s) not answering{why}: last readings shown")
         if self._error:
             parts.append(f"error: {self._error}")
         self._set_text(self._status, "  ·  ".join(parts))

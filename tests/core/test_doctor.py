@@ -9,11 +9,13 @@ import pytest
 
 from gpu_tui.core.devices.doctor import (
     check_binding,
+    explain_import_error,
     explain_nvml_error,
     field_reason,
     is_gpu_lost,
     nvml_error_code,
 )
+from gpu_tui.core.devices.nvml_guard import NotAnsweringError
 from tests.fakes.fake_nvml import ERROR_CLASSES, NVMLError, error
 
 
@@ -61,6 +63,43 @@ def test_missing_package_and_other_errors() -> None:
     assert reason == "RuntimeError: boom"
     reason, _ = explain_nvml_error(error("InsufficientPower"))
     assert reason.startswith("NVML error 8: ")
+
+
+@pytest.mark.parametrize(
+    "raised",
+    [
+        OSError(5, "Input/output error", "/usr/lib/python3/dist-packages/pynvml.py"),
+        RuntimeError("cannot load the symbols table"),
+        SyntaxError("invalid syntax", ("pynvml.py", 812, 9, "def nvmlInit(:\n")),
+        ImportError("cannot import name 'c_nvmlMemory_t'"),
+        ModuleNotFoundError("No module named 'ctypes'", name="ctypes"),
+    ],
+)
+def test_any_failure_to_import_the_binding_is_a_broken_install(raised: Exception) -> None:
+    reason, fix = explain_import_error(raised)
+    assert reason == (
+        "the nvidia-ml-py package is installed but broken: `import pynvml` failed with "
+        f"{type(raised).__name__}: {raised}"
+    )
+    assert "pip install --force-reinstall nvidia-ml-py" in fix
+
+
+def test_a_missing_binding_is_still_a_missing_package() -> None:
+    missing = ModuleNotFoundError("No module named 'pynvml'", name="pynvml")
+    assert explain_import_error(missing) == explain_nvml_error(ImportError("pynvml"))
+
+
+def test_a_call_that_does_not_return_is_named_with_its_limit() -> None:
+    hung = NotAnsweringError("nvmlInit", 5.0)
+    reason, fix = explain_nvml_error(hung)
+    assert reason == "not answering (NVML call nvmlInit did not return within 5 s)"
+    assert "nvidia-smi" in fix
+    assert "persistence mode" in fix
+    assert field_reason(hung) == reason
+    stuck_import = NotAnsweringError("import pynvml", 2.5)
+    reason, fix = explain_import_error(stuck_import)
+    assert reason == "not answering (import pynvml did not return within 2.5 s)"
+    assert "python -c 'import pynvml'" in fix
 
 
 def test_field_reasons() -> None:

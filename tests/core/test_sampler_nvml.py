@@ -6,11 +6,11 @@ import argparse
 import json
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
 from gpu_tui.commands import watch
+from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
@@ -137,9 +137,10 @@ def test_processes_that_vanish_or_hide_are_reported_with_a_reason() -> None:
 def test_watch_json_over_the_8_gpu_node(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _, session = node()
-    nvidia = SimpleNamespace(NvmlSession=SimpleNamespace(open=lambda: session))
-    monkeypatch.setattr(watch, "_optional_module", {"gpu_tui.core.devices.nvidia_live": nvidia}.get)
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    monkeypatch.setattr(
+        watch, "open_gpu_sources", lambda demo: open_gpu_sources(demo=demo, nvml=fake)
+    )
     args = argparse.Namespace(json=True, interval=0.1, count=2, demo=False)
     assert watch.run(args) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -149,3 +150,4 @@ def test_watch_json_over_the_8_gpu_node(
         assert [g["index"] for g in gpus] == list(range(8))
         assert [g["power_watts"] for g in gpus] == pytest.approx(HGX_POWER_WATTS)
         assert all(g["unknown"]["fan_percent"] for g in gpus)
+    assert not fake.initialized  # NVML shut down on the way out

@@ -10,15 +10,15 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import psutil
 import pytest
 
 from gpu_tui.commands import watch
-from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,58 +121,42 @@ def test_human_line_summarises_many_cores() -> None:
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
 
 
-class FakeSession:
-    def __init__(self, count: int, available: bool) -> None:
-        self.device_count = count
-        self.status = BackendStatus("nvml", available, None if available else "no driver")
-        self.closed = False
-
-    def sample(self, index: int) -> GpuSample:
-        return a_gpu(index=index)
-
-    def close(self) -> None:
-        self.closed = True
-
-
-def test_sources_with_nvml_and_demo(monkeypatch: pytest.MonkeyPatch) -> None:
-    session = FakeSession(2, available=True)
-    calls: list[tuple[int, float]] = []
-
-    def simulated_sample(index: int, t: float) -> GpuSample:
-        calls.append((index, t))
-        return a_gpu(index=index, simulated=True)
-
-    modules = {
-        "gpu_tui.core.devices.nvidia_live": SimpleNamespace(
-            NvmlSession=SimpleNamespace(open=lambda: session)
-        ),
-        "gpu_tui.core.devices.simulated": SimpleNamespace(simulated_sample=simulated_sample),
-    }
-    monkeypatch.setattr(watch, "_optional_module", modules.get)
-    real, inline, notes, opened = watch.open_gpu_sources(demo=True)
-    assert real == [session]
-    assert opened is session
-    assert notes == []
-    assert inline[0].device_count == 1
-    assert inline[0].sample(0).index == 2  # after the two real GPUs
-    assert calls[0][0] == 2
-    assert calls[0][1] >= 0.0
+def test_sources_with_nvml_and_demo() -> None:
+    fake = FakeNvml.load("hgx_h100_8gpu")
+    sources = open_gpu_sources(demo=True, nvml=fake)
+    assert sources.session is not None
+    assert sources.real == [sources.session]
+    assert sources.session.device_count == 8
+    assert (sources.note, sources.hung) == ("", None)
+    assert watch.source_notes(sources, for_scripts=False) == []
+    (simulated,) = sources.inline
+    assert simulated.device_count == 1
+    reading = simulated.sample(0)
+    assert reading.index == 8  # after the eight real GPUs
+    assert reading.simulated
+    sources.close(reads_hung=False)
+    assert not fake.initialized  # NVML shut down
 
 
-def test_sources_say_why_there_are_no_gpus(monkeypatch: pytest.MonkeyPatch) -> None:
-    session = FakeSession(0, available=False)
-    modules = {
-        "gpu_tui.core.devices.nvidia_live": SimpleNamespace(
-            NvmlSession=SimpleNamespace(open=lambda: session)
-        )
-    }
-    monkeypatch.setattr(watch, "_optional_module", modules.get)
-    real, inline, notes, _ = watch.open_gpu_sources(demo=True)
-    assert (real, inline) == ([], [])
-    assert notes == [
-        "NVIDIA GPUs: none (no driver)",
-        "--demo: the simulated GPU is not available in this build",
+def test_sources_say_why_there_are_no_gpus() -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail_init("DriverNotLoaded")
+    sources = open_gpu_sources(demo=True, nvml=fake)
+    assert (sources.real, sources.session, sources.hung) == ([], None, None)
+    assert sources.note == "the NVIDIA kernel driver is not loaded"
+    assert watch.source_notes(sources, for_scripts=False) == [
+        "NVIDIA GPUs: none (the NVIDIA kernel driver is not loaded)"
     ]
+    assert watch.source_notes(sources, for_scripts=True) == []  # the usual CPU-only machine
+    assert sources.inline[0].sample(0).index == 0
+
+
+def test_a_driver_without_gpus_is_a_note_not_an_empty_session() -> None:
+    fake = FakeNvml({"devices": []})
+    sources = open_gpu_sources(demo=False, nvml=fake)
+    assert (sources.real, sources.inline, sources.session) == ([], [], None)
+    assert sources.note == "NVML works but reports no NVIDIA GPUs"
+    assert not fake.initialized
 
 
 # --- the real command, in a subprocess --------------------------------------------------------

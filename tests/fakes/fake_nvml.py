@@ -15,15 +15,28 @@ Fault injection::
     fake.fail(0, "nvmlDeviceGetName", "NoPermission")
     fake.remove_function("nvmlDeviceGetCurrentClocksEventReasons")   # FunctionNotFound
     fake.block("nvmlDeviceGetPowerUsage", 2.0)  # the call sleeps 2 s first
+    fake.hang("nvmlInit")                       # the call blocks until fake.release()
     fake.set_processes(0, compute=[])           # processes vanish
     fake.set_reading(0, sm_clock_mhz=1755, power_watts=700, clocks_event_reasons=0x4)
                                                 # readings change mid-run (a power cap)
+
+A subprocess cannot be handed a double, so :func:`install_as_pynvml` writes a ``pynvml.py`` that
+builds one when imported: put its folder first on ``PYTHONPATH`` and choose a fault with the
+environment variables below (a hang never ends: the subprocess's exit ends it).
+
+    GPU_TUI_FAKE_NVML_HANG=nvmlInit             # these calls (comma-separated) block forever
+    GPU_TUI_FAKE_NVML_IMPORT=hang               # `import pynvml` itself blocks forever
+    GPU_TUI_FAKE_NVML_IMPORT=OSError            # … or raises (OSError, RuntimeError,
+                                                #   SyntaxError, ImportError) as a broken install
+    GPU_TUI_FAKE_NVML_FIXTURE=hgx_h100_8gpu     # the recorded node (default: h200)
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
+import threading
 import time
 import types
 from dataclasses import dataclass
@@ -31,6 +44,10 @@ from pathlib import Path
 from typing import Any
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvml"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HANG_VARIABLE = "GPU_TUI_FAKE_NVML_HANG"
+IMPORT_VARIABLE = "GPU_TUI_FAKE_NVML_IMPORT"
+FIXTURE_VARIABLE = "GPU_TUI_FAKE_NVML_FIXTURE"
 
 # NVML_ERROR_* codes, and class names built from them the way nvidia-ml-py does
 # (NVML_ERROR_LIB_RM_VERSION_MISMATCH -> NVMLError_LibRmVersionMismatch).
@@ -209,6 +226,8 @@ class FakeNvml(types.ModuleType):
         self._lost_at_handle: set[int] = set()
         self._faults: dict[tuple[int | None, str], str] = {}
         self._blocks: dict[str, float] = {}
+        self._hangs: set[str] = set()
+        self._released = threading.Event()
         self.NVMLError = NVMLError
         for class_name, cls in ERROR_CLASSES.items():
             setattr(self, class_name, cls)
@@ -243,6 +262,22 @@ class FakeNvml(types.ModuleType):
 
     def block(self, function: str, seconds: float) -> None:
         self._blocks[function] = seconds
+
+    def hang(self, function: str) -> None:
+        """From now on ``function`` blocks, as a call stuck in a sick driver does, until
+        :meth:`release`. A test that hangs a call must release it at teardown."""
+        if self._released.is_set():
+            self._released = threading.Event()
+        self._hangs.add(function)
+
+    def release(self) -> None:
+        """Let every hanging call return (and later calls run normally)."""
+        self._hangs.clear()
+        self._released.set()
+
+    def _maybe_hang(self, function: str) -> None:
+        if function in self._hangs:
+            self._released.wait()
 
     def set_processes(
         self,
@@ -293,6 +328,7 @@ class FakeNvml(types.ModuleType):
 
     def _enter(self, function: str, handle: Handle | None = None) -> dict[str, Any]:
         self.calls.append(function)
+        self._maybe_hang(function)
         if function in self._removed:
             raise error("FunctionNotFound")
         if function in self._blocks:
@@ -325,10 +361,12 @@ class FakeNvml(types.ModuleType):
 
     # ---- system ----------------------------------------------------------------------------
     def nvmlInit(self) -> None:
+        self._maybe_hang("nvmlInit")
         self.nvmlInitWithFlags(0)
 
     def nvmlInitWithFlags(self, flags: int) -> None:
         self.calls.append("nvmlInitWithFlags")
+        self._maybe_hang("nvmlInitWithFlags")
         if self._init_error is not None:
             raise error(self._init_error)
         self._init_count += 1
@@ -521,3 +559,48 @@ class FakeNvml(types.ModuleType):
     def nvmlDeviceIsMigDeviceHandle(self, h: Handle) -> int:
         self._enter("nvmlDeviceIsMigDeviceHandle", h)
         return int(h.mig is not None)
+
+
+# ---- the double as the real ``pynvml`` module of a subprocess ---------------------------------
+IMPORT_ERRORS: dict[str, BaseException] = {
+    "OSError": OSError(5, "Input/output error", "/usr/lib/python3/dist-packages/pynvml.py"),
+    "RuntimeError": RuntimeError("pynvml: cannot load the NVML symbols table"),
+    "SyntaxError": SyntaxError(
+        "invalid syntax", ("/usr/lib/python3/dist-packages/pynvml.py", 812, 9, "def nvmlInit(:\n")
+    ),
+    "ImportError": ImportError(
+        "cannot import name 'c_nvmlMemory_t' from partially initialized module"
+    ),
+}
+
+_SHIM = """\
+\"\"\"Test double standing in for nvidia-ml-py's pynvml (written by tests/fakes/fake_nvml.py).\"\"\"
+import sys
+
+sys.path.insert(0, {root!r})
+from tests.fakes.fake_nvml import pynvml_from_environment
+
+sys.modules[__name__] = pynvml_from_environment()
+"""
+
+
+def install_as_pynvml(directory: Path) -> Path:
+    """Write ``pynvml.py`` into ``directory``: with that folder first on ``PYTHONPATH`` a
+    subprocess's ``import pynvml`` builds this double, faults chosen by the variables above."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shim = directory / "pynvml.py"
+    shim.write_text(_SHIM.format(root=str(REPO_ROOT)))
+    return shim
+
+
+def pynvml_from_environment() -> FakeNvml:
+    """What the written ``pynvml.py`` becomes when imported (it runs inside the import)."""
+    fault = os.environ.get(IMPORT_VARIABLE, "")
+    if fault == "hang":
+        threading.Event().wait()  # an import stuck for good, holding the import lock of pynvml
+    if fault:
+        raise IMPORT_ERRORS[fault]
+    fake = FakeNvml.load(os.environ.get(FIXTURE_VARIABLE) or "h200")
+    for function in filter(None, os.environ.get(HANG_VARIABLE, "").split(",")):
+        fake.hang(function.strip())
+    return fake

@@ -14,11 +14,17 @@ from typing import Any
 from gpu_tui.core.bench.gpu_match import identities, match
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvidia_live import NvmlSession
+from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import load_nvml
 from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.gpu_reader import DeviceReader
 from gpu_tui.core.samples import GpuSample
 
 INTERVAL_SECONDS = 0.25
+READ_DEADLINE_SECONDS = 0.25
+"""How long one reading waits for the driver (it runs on the runner's thread too, between the
+worker's messages); a call still in flight keeps its own thread and the next reading waits no
+longer than this for it."""
 LIVE_SECONDS = 0.5  # the live line is redrawn at most twice a second
 KEEP_READINGS = 4096  # ~17 min per GPU at 0.25 s: no result's window reaches further back
 CALM = frozenset({"idle"})  # the one clocks-event reason that does not hold a busy GPU back
@@ -142,8 +148,17 @@ def warning(summary: dict[str, Any] | None) -> str | None:
     return f"throttled: {', '.join(reasons)} ({', '.join(facts)}): the figure is held back"
 
 
+def _no_process_names(pid: int) -> tuple[Maybe[str], Maybe[str]]:
+    return NOT_LOOKED_UP, NOT_LOOKED_UP
+
+
 class Telemetry:
-    """Samples NVML for the run's GPUs on a daemon thread; never changes clocks or limits."""
+    """Samples NVML for the run's GPUs on a daemon thread; never changes clocks or limits.
+
+    Each GPU is read on a thread of its own with a deadline (``gpu_reader.DeviceReader``), so a
+    driver that stops answering costs the readings, never the run: opening gives up after the
+    NVML call limit, and a reading after ``READ_DEADLINE_SECONDS``.
+    """
 
     def __init__(
         self, session: NvmlSession, devices: dict[str, int], interval: float = INTERVAL_SECONDS
@@ -151,6 +166,10 @@ class Telemetry:
         self.devices = devices
         self.interval = interval
         self._session = session
+        self._readers = {
+            device: DeviceReader(session, index, f"bench-telemetry-gpu{index}")
+            for device, index in devices.items()
+        }
         self._readings: dict[str, deque[Reading]] = {
             d: deque(maxlen=KEEP_READINGS) for d in devices
         }
@@ -173,15 +192,26 @@ class Telemetry:
         ]
         if not gpus:
             return None, {}
-        module, failure = load_nvml(nvml)
-        if module is None:
-            reason = failure.reason if failure else "NVML is not available"
-            return None, {str(d["device"]): {"nvml_index": None, "reason": reason} for d in gpus}
-        records = match(environment, identities(module))
+
+        def unmatched(reason: str) -> dict[str, dict[str, Any]]:
+            return {str(d["device"]): {"nvml_index": None, "reason": reason} for d in gpus}
+
+        def start() -> tuple[NvmlSession | None, dict[str, dict[str, Any]]]:
+            module, failure = load_nvml(nvml)
+            if module is None:
+                return None, unmatched((failure and failure.reason) or "NVML is not available")
+            records = match(environment, identities(module))
+            session = NvmlSession(module, BackendStatus("nvml", True), _no_process_names)
+            return session, records
+
+        try:
+            session, records = GATE.run(start)
+        except NotAnsweringError as hung:
+            return None, unmatched(hung.reason)
         matched = {d: r["nvml_index"] for d, r in records.items() if r["nvml_index"] is not None}
-        session = NvmlSession(module, BackendStatus("nvml", True), lambda pid: (NOT_LOOKED_UP,) * 2)
-        if not matched:
-            session.close()
+        if session is None or not matched:
+            if session is not None:
+                session.close()
             return None, records
         telemetry = cls(session, matched, interval)
         for device in matched:
@@ -198,12 +228,18 @@ class Telemetry:
                 self.sample(device)
 
     def sample(self, device: str) -> Reading:
-        """Read this GPU now (thread-safe). A lost GPU is not asked again: it does not return."""
+        """Read this GPU now (thread-safe), waiting at most ``READ_DEADLINE_SECONDS``. A lost
+        GPU is not asked again: it does not return. A driver that did not answer in time adds
+        no reading (the last one comes back, or an empty one when there is none)."""
         with self._lock:
             kept = self._readings[device]
             if kept and kept[-1].lost:
                 return kept[-1]
-            reading = reading_from(self._session.sample(self.devices[device]), time.monotonic())
+            reader = self._readers[device]
+            gpu = reader.finish(READ_DEADLINE_SECONDS, wait=reader.begin())
+            if gpu.stale:
+                return kept[-1] if kept else Reading(at=time.monotonic())
+            reading = reading_from(gpu, time.monotonic())
             kept.append(reading)
             return reading
 
@@ -217,10 +253,15 @@ class Telemetry:
         return summarise(kept, start, end)
 
     def stop(self) -> dict[str, dict[str, Any]]:
-        """Stop sampling; one last ("after") reading per GPU; close NVML."""
+        """Stop sampling; one last ("after") reading per GPU; close NVML (unless a reading is
+        stuck in the driver: a shutdown racing it could hang too)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2 * self.interval + 1)
         after = {device: self.sample(device).to_dict() for device in self.devices}
-        self._session.close()
+        stuck = any(reader.busy for reader in self._readers.values())
+        for reader in self._readers.values():
+            reader.close()
+        if not stuck:
+            self._session.close()
         return after

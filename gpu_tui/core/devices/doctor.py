@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from gpu_tui.core.devices.nvml_guard import IMPORT_CALL, NotAnsweringError
+
 # Error codes as nvidia-ml-py defines them (NVML_ERROR_*). We match on the code, not the class,
 # so this works for the real binding and the test double alike and never imports pynvml.
 UNINITIALIZED = 1
@@ -80,6 +82,17 @@ _FIELD_REASON: dict[int, str] = {
 }
 
 
+NOT_ANSWERING_FIX = (
+    "check `dmesg | grep -i -e nvrm -e xid` and whether `nvidia-smi` answers; a hung GPU needs a "
+    "reset (`sudo nvidia-smi -r -i <index>`) or a reboot. If `nvidia-smi` answers, only slowly, "
+    "enable persistence mode (`sudo nvidia-smi -pm 1`) so the driver stays initialised"
+)
+IMPORT_HANG_FIX = (
+    "loading the nvidia-ml-py module itself stalled (a dead network mount or a stuck disk under "
+    "site-packages?): check `python -c 'import pynvml'` and the file system it lives on"
+)
+
+
 def nvml_error_code(error: BaseException) -> int | None:
     """The NVML error code carried by an ``NVMLError`` (its ``value``), or ``None``."""
     value = getattr(error, "value", None)
@@ -88,6 +101,8 @@ def nvml_error_code(error: BaseException) -> int | None:
 
 def explain_nvml_error(error: BaseException) -> tuple[str, str]:
     """``(reason, fix)`` in plain words for an error raised while starting or using NVML."""
+    if isinstance(error, NotAnsweringError):
+        return error.reason, IMPORT_HANG_FIX if error.call == IMPORT_CALL else NOT_ANSWERING_FIX
     code = nvml_error_code(error)
     if code is not None and code in _EXPLAIN:
         return _EXPLAIN[code]
@@ -103,8 +118,25 @@ def explain_nvml_error(error: BaseException) -> tuple[str, str]:
     return (f"{type(error).__name__}: {error}", _EXPLAIN[UNKNOWN][1])
 
 
+def explain_import_error(error: BaseException) -> tuple[str, str]:
+    """``(reason, fix)`` when ``import pynvml`` failed, whatever it raised: a missing package, or a
+    broken install (OSError from an unreadable file, SyntaxError from a damaged one, …)."""
+    if isinstance(error, NotAnsweringError) or nvml_error_code(error) is not None:
+        return explain_nvml_error(error)
+    if isinstance(error, ModuleNotFoundError) and error.name in ("pynvml", None):
+        return explain_nvml_error(error)
+    return (
+        "the nvidia-ml-py package is installed but broken: `import pynvml` failed with "
+        f"{type(error).__name__}: {error}",
+        "reinstall it: `pip install --force-reinstall nvidia-ml-py` (and `pip uninstall pynvml` "
+        "if the old package is there too); `python -c 'import pynvml'` shows the full error",
+    )
+
+
 def field_reason(error: BaseException) -> str:
     """A short reason for one unreadable field, e.g. ``not supported on this GPU or driver``."""
+    if isinstance(error, NotAnsweringError):
+        return error.reason
     code = nvml_error_code(error)
     if code is not None and code in _FIELD_REASON:
         return _FIELD_REASON[code]

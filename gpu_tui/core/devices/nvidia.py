@@ -18,7 +18,8 @@ from gpu_tui.core.devices.model import (
     unknown_peaks,
 )
 from gpu_tui.core.devices.nvidia_live import NvmlSession
-from gpu_tui.core.devices.nvml_util import GpuLostError, load_nvml, read
+from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
+from gpu_tui.core.devices.nvml_util import GpuLostError, failed_status, load_nvml, read
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.peaks import gpu_peaks
 
@@ -65,7 +66,18 @@ def cores_per_sm(compute_capability: str) -> int | None:
 def discover_nvidia(
     nvml: ModuleType | None = None,
 ) -> tuple[tuple[Accelerator, ...], BackendStatus]:
-    """Every NVIDIA GPU NVML can see, and how the NVML backend fared. Never raises."""
+    """Every NVIDIA GPU NVML can see, and how the NVML backend fared. Never raises.
+
+    Blocks for at most the NVML call limit per call (``nvml_guard``): a driver that stops
+    answering makes the backend unavailable, "not answering (NVML call … did not return …)".
+    """
+    try:
+        return GATE.run(lambda: _discover(nvml))
+    except NotAnsweringError as hung:  # what was read before the hang is lost with its thread
+        return (), failed_status(hung)
+
+
+def _discover(nvml: ModuleType | None) -> tuple[tuple[Accelerator, ...], BackendStatus]:
     module, failure = load_nvml(nvml)
     if module is None:
         assert failure is not None

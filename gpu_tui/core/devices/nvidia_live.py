@@ -12,8 +12,10 @@ from typing import Any, TypeVar
 
 from gpu_tui.core.devices.doctor import field_reason
 from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import (
     GpuLostError,
+    failed_status,
     first_available,
     load_nvml,
     read,
@@ -53,12 +55,19 @@ ProcessLookup = Callable[[int], tuple[Maybe[str], Maybe[str]]]
 
 
 class NvmlSession:
-    """An open NVML session. ``open`` never raises; ``status`` says whether it worked."""
+    """An open NVML session. ``open`` never raises; ``status`` says whether it worked.
+
+    Opening and closing run on the NVML thread under the call limit (``nvml_guard``); the
+    constructor itself calls NVML (device count, handles), so build one only inside such a job.
+    ``sample`` calls NVML on the caller's thread: the sampler's per-GPU readers give it one.
+    """
 
     def __init__(
         self, nvml: ModuleType | None, status: BackendStatus, lookup: ProcessLookup
     ) -> None:
         self.status = status
+        self.hung: NotAnsweringError | None = None
+        """Set by ``open`` when the driver did not answer in time (``status`` says it in words)."""
         self._nvml = nvml
         self._lookup = lookup
         self._handles: list[object | None] = []
@@ -78,21 +87,32 @@ class NvmlSession:
     def open(
         cls, nvml: ModuleType | None = None, *, process_lookup: ProcessLookup | None = None
     ) -> NvmlSession:
-        """Start NVML (``nvml`` swaps in a test double). Never raises."""
-        module, failure = load_nvml(nvml)
-        status = failure or BackendStatus("nvml", True)
-        return cls(module, status, process_lookup or _ps_lookup)
+        """Start NVML (``nvml`` swaps in a test double). Never raises; blocks for at most the
+        NVML call limit per call, and not at all while an earlier call is still stuck."""
+        lookup = process_lookup or _ps_lookup
+
+        def start() -> NvmlSession:
+            module, failure = load_nvml(nvml)
+            return cls(module, failure or BackendStatus("nvml", True), lookup)
+
+        try:
+            return GATE.run(start)
+        except NotAnsweringError as hung:
+            session = cls(None, failed_status(hung), lookup)
+            session.hung = hung
+            return session
 
     @property
     def device_count(self) -> int:
         return len(self._handles)
 
-    def close(self) -> None:
-        """Shut NVML down (once); later samples report the session as closed."""
+    def close(self, limit: float | None = None) -> None:
+        """Shut NVML down (once); later samples report the session as closed. Waits at most
+        ``limit`` seconds (default: the NVML call limit) for a driver that does not answer."""
         nvml, self._nvml = self._nvml, None
         if nvml is not None:
             with contextlib.suppress(Exception):  # nothing useful to do: we are leaving
-                nvml.nvmlShutdown()
+                GATE.run(nvml.nvmlShutdown, limit=limit)
 
     def sample(self, index: int) -> GpuSample:
         """This GPU's readings now. A lost GPU gives ``GpuSample(lost=True)``; never raises."""
