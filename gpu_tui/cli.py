@@ -7,7 +7,9 @@ import sys
 from typing import NoReturn
 
 from gpu_tui import __version__
+from gpu_tui.core import ending
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.limits import Limit
 from gpu_tui.ui.pane_registry import pane_names
 
 EXIT_OK = 0
@@ -23,15 +25,15 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
 
 
+REFRESH = Limit("the refresh interval", 0.1, 60, "seconds")
+
+
 def refresh_seconds(text: str) -> float:
-    """Parse ``--refresh``: 0.1 to 60 seconds."""
+    """Parse ``--refresh`` (and ``watch --interval``): 0.1 to 60 seconds."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0.1 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"must be between 0.1 and 60 seconds, got {text}")
-    return value
+        return REFRESH.parse(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> None:
@@ -110,13 +112,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "command", None) is None:
             return run_tui(args)
+        # SIGTERM and SIGHUP end a headless command like Ctrl-C (a command that measures, such
+        # as bench, stops its run politely instead; see gpu_tui.core.ending).
+        ending.raise_on_termination()
         return int(args.run(args))
     except UsageError as error:
-        print(f"gpu-tui: {error}", file=sys.stderr)
+        ending.say(sys.stderr, f"gpu-tui: {error}")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("gpu-tui: interrupted", file=sys.stderr)
+        ending.say(sys.stderr, "gpu-tui: interrupted")
         return EXIT_INTERRUPTED
+    except ending.Terminated as stop:
+        if not ending.say(sys.stderr, f"gpu-tui: stopped by {ending.signal_name(stop.signum)}"):
+            ending.silence(sys.stdout)  # the terminal hung up: nothing more to show anyone
+        return ending.exit_code(stop.signum)
     except BrokenPipeError:
         # `gpu-tui info --json | head` closes the pipe early; that is not an error.
         return EXIT_OK

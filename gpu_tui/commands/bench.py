@@ -7,13 +7,13 @@ import signal
 import sys
 import time
 from pathlib import Path
-from types import FrameType
 from typing import TextIO
 
+from gpu_tui.core import ending
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
-from gpu_tui.core.bench.runner import BenchRunner
-from gpu_tui.core.bench.store import compare, document_json, export, load
+from gpu_tui.core.bench.runner import BenchRunner, drive
+from gpu_tui.core.bench.store import RunOutput, compare, document_json, load
 from gpu_tui.core.bench.suites import (
     CATALOG,
     DEFAULT_BUDGET_SECONDS,
@@ -26,6 +26,8 @@ from gpu_tui.core.errors import UsageError
 NAME = "bench"
 HELP = "measure GEMM, bandwidth, transfers, latency and the CPU-vs-GPU lessons (needs PyTorch)"
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+# Failures that mean the command line asked for something impossible: exit 2, one line.
+USAGE_KINDS = ("bad_device", "bad_plan", "start")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,10 +86,11 @@ def run(args: argparse.Namespace) -> int:
     baseline = load(args.baseline) if args.baseline else None
     against = (baseline, args.baseline) if baseline else None
     plan = build_plan(args.suite, only=args.only, devices=args.device, budget_seconds=args.budget)
-    if args.out and args.out.is_dir():
-        raise UsageError(f"--out {args.out} is a directory; give a file name")
-    runner = BenchRunner(plan, python=args.bench_python, outputs=[args.out] if args.out else [])
     progress = Progress(sys.stderr)
+    # Checked (and a FIFO or pipe opened) now: a path that cannot be written is refused before
+    # the first benchmark, not after an hour of measuring.
+    outputs = [RunOutput(args.out, against, waiting=progress.say)] if args.out else []
+    runner = BenchRunner(plan, python=args.bench_python, outputs=outputs)
     if args.suite == "full":
         gpus = _visible_gpus()
         minutes = estimate_seconds(plan, gpus=gpus or 0) / 60
@@ -97,23 +100,34 @@ def run(args: argparse.Namespace) -> int:
             + (" plus about 3 min per GPU" if gpus is None else "")
             + "; Ctrl-C stops and keeps what is measured"
         )
-    runner.start()
-    finished = _drive(runner, progress)
+    stopper = Stopper(runner, progress)
+    with ending.handling(stopper.on_signal):
+        finished = drive(runner, progress.show)
     document = finished.document
     fatal = next((e for e in document.errors if e.get("fatal")), None)
-    if fatal and fatal["kind"] in ("bad_device", "bad_plan"):
+    if fatal and fatal["kind"] in USAGE_KINDS:
+        for output in outputs:
+            output.close()
         raise UsageError(fatal["message"])
-    if args.json:
-        print(document_json(document, against), end="")
-    else:
-        _print_human(document, baseline, chart=args.chart or sys.stdout.isatty())
-    if args.out:
-        export(document, args.out, against)
-    if runner.saved_path:
+    # The files are written by now (the runner saves after every result and at the end), so a
+    # terminal that hung up, or a reader that went away, costs only what is printed.
+    try:
+        if args.json:
+            sys.stdout.write(document_json(document, against))
+        else:
+            _print_human(document, baseline, chart=args.chart or sys.stdout.isatty())
+        sys.stdout.flush()
+    except OSError:
+        ending.silence(sys.stdout)
+    if runner.saved_path and runner.store_problem is None:
         progress.say(f"saved: {runner.saved_path}")
+    for problem in runner.failed_outputs.values():
+        progress.say(f"error: {problem}")
+    if stopper.signum is not None:
+        return ending.exit_code(stopper.signum)
     if finished.status == "cancelled":
         return EXIT_INTERRUPTED
-    return EXIT_FAILED if document.errors else 0
+    return EXIT_FAILED if document.errors or runner.failed_outputs else 0
 
 
 def _visible_gpus() -> int | None:
@@ -128,25 +142,25 @@ def _visible_gpus() -> int | None:
     return len(inventory.accelerators) if nvml is not None and nvml.available else None
 
 
-def _drive(runner: BenchRunner, progress: Progress) -> m.Finished:
-    """Pump messages; the first Ctrl-C asks the worker to stop, a second one kills it."""
+class Stopper:
+    """What a signal does during a run: the first (Ctrl-C, SIGTERM or SIGHUP) asks the worker
+    to stop and keeps what is measured; a second Ctrl-C kills the worker at once."""
 
-    def on_interrupt(signum: int, frame: FrameType | None) -> None:
-        if runner.document.interrupted:
-            runner.kill()
-        else:
-            progress.say("stopping (Ctrl-C again to kill)...")
-            runner.cancel()
+    def __init__(self, runner: BenchRunner, progress: Progress) -> None:
+        self.runner = runner
+        self.progress = progress
+        self.signum: int | None = None
+        """The first signal that stopped the run."""
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        for message in runner.messages():
-            progress.show(message)
-            if isinstance(message, m.Finished):
-                return message
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    raise RuntimeError("the runner ended without a Finished message")
+    def on_signal(self, signum: int) -> None:
+        if self.signum is not None:
+            if signum == signal.SIGINT:
+                self.runner.kill()
+            return
+        self.signum = signum
+        how = "Ctrl-C again to kill" if signum == signal.SIGINT else ending.signal_name(signum)
+        self.progress.say(f"stopping ({how})...")
+        self.runner.cancel()
 
 
 def _print_human(document: object, baseline: object, *, chart: bool) -> None:
@@ -172,7 +186,8 @@ def _print_human(document: object, baseline: object, *, chart: bool) -> None:
 
 
 class Progress:
-    """Progress on stderr: a redrawn line on a terminal, plain lines otherwise."""
+    """Progress on stderr: a redrawn line on a terminal, plain lines otherwise. A stream that
+    has gone away (a terminal after SIGHUP) is written no more; the run goes on."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
@@ -180,14 +195,19 @@ class Progress:
         self.start = time.monotonic()
         self.step = (0, 1)
         self.gpu = ""  # the latest NVML reading while a GPU is measured, e.g. "SM 1980 MHz · …"
+        self.gone = False
 
     def say(self, text: str) -> None:
-        self._clear()
-        print(f"gpu-tui: {text}", file=self.stream, flush=True)
+        self._write(("\r\x1b[K" if self.tty else "") + f"gpu-tui: {text}\n")
 
-    def _clear(self) -> None:
-        if self.tty:
-            self.stream.write("\r\x1b[K")
+    def _write(self, text: str) -> None:
+        if self.gone:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.gone = True
 
     def show(self, message: m.Message) -> None:
         if isinstance(message, m.Progress):
@@ -202,16 +222,19 @@ class Progress:
             bar = "#" * int(fraction * 20)
             elapsed = time.monotonic() - self.start
             line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
-            self.stream.write(line[: 100 + len("\r\x1b[K")])
-            self.stream.flush()
+            self._write(line[: 100 + len("\r\x1b[K")])
         elif isinstance(message, m.Telemetry):
             shown = message.line()
             self.gpu = f"{shown[0]} | " if shown else ""
         elif isinstance(message, m.Status):
             self.say(message.message)
-        elif isinstance(message, m.BenchError):
+        elif isinstance(message, m.SaveFailed):
+            self.say(f"warning: {message.message}; the run goes on")
+        elif isinstance(message, m.BenchError) and message.kind not in USAGE_KINDS:
+            # (a usage problem is said once, as the command's error line)
             self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
         elif isinstance(message, m.Finished):
-            self._clear()
+            if self.tty:
+                self._write("\r\x1b[K")
             if message.status == "cancelled":
                 self.say(f"interrupted: kept {len(message.document.results)} completed results")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import math
 import sys
 import time
 from typing import Any
 
 from gpu_tui.cli import refresh_seconds
+from gpu_tui.core import ending
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
@@ -177,9 +177,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         sampler.run(max_ticks=args.count)
     except BrokenPipeError:
-        # `gpu-tui watch --json | head -1`: quiet exit; point stdout at /dev/null so the
-        # interpreter's final flush does not print a second BrokenPipeError.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # `gpu-tui watch --json | head -1`: a quiet exit
+        ending.silence(sys.stdout)
     finally:
         sampler.stop()
         sources.close(reads_hung=sampler.hung_devices > 0, limit=CLOSE_LIMIT_SECONDS)

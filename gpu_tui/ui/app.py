@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import signal
 import socket
+import sys
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -13,6 +15,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Tab, Tabs
 
+from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.messages import InventoryReady
@@ -20,6 +23,8 @@ from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
 from gpu_tui.ui.widgets.plain_container import PlainContainer, PlainScreen
+
+TERMINAL_CHECK_SECONDS = 1.0
 
 
 def load_pane(spec: PaneSpec) -> type[Pane]:
@@ -42,6 +47,8 @@ class GpuTuiApp(App[int]):
         ),
         Binding("question_mark", "toggle_keys", "Keys", key_display="?"),
         Binding("q", "quit", "Quit"),
+        # Ctrl-C quits, as in every terminal monitor (Textual's default only says "press ^q")
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -92,9 +99,26 @@ class GpuTuiApp(App[int]):
         return pane
 
     def on_mount(self) -> None:
+        self._handle_ending_signals()
         self.discover_inventory()
         # Keys go to the pane, not the tab bar, from the first frame.
         self.call_after_refresh(self.action_show_pane, self.config.pane)
+
+    def _handle_ending_signals(self) -> None:
+        """SIGTERM, SIGHUP (the SSH connection or tmux session went away) and SIGINT from
+        outside end the app as ``q`` does — every pane stops its run and keeps what it measured
+        as it unmounts — and the exit status says which signal it was (128 + its number)."""
+        if self.is_headless:  # tests: the signals belong to the test runner
+            return
+        loop = asyncio.get_running_loop()
+        for signum in ending.ENDING_SIGNALS:
+            loop.add_signal_handler(signum, self.exit, None, ending.exit_code(signum))
+        self.set_interval(TERMINAL_CHECK_SECONDS, self._check_terminal, name="terminal-check")
+
+    def _check_terminal(self) -> None:
+        # A hung-up terminal whose SIGHUP went elsewhere: end as if it had come here.
+        if ending.terminal_gone(sys.__stdin__.fileno() if sys.__stdin__ else 0):
+            self.exit(None, ending.exit_code(signal.SIGHUP))
 
     @work(exclusive=True, group="inventory", exit_on_error=False)
     async def discover_inventory(self) -> None:

@@ -14,13 +14,14 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
+from textual.worker import Worker
 
 from gpu_tui.core.bench import BenchRunner
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.core.errors import UsageError
 from gpu_tui.ui.bench import plot_data
 from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.bench_plot import BenchPlot
@@ -32,6 +33,7 @@ from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
+from gpu_tui.ui.worker_failures import describe_failure
 
 VIEWS = ("setup", "table", "plot")
 IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
@@ -77,6 +79,9 @@ class BenchPane(Pane, RunFiles):
         self.runner: BenchRunner | None = None
         self.plot_index = 0
         self.saved_path: Path | None = None
+        self.save_problem = ""
+        """Why this run cannot be saved (a full disk, a read-only store), shown until the next."""
+        self._notice = ""
 
     def compose(self) -> ComposeResult:
         yield RunProgress(id="bench-progress")
@@ -160,6 +165,7 @@ class BenchPane(Pane, RunFiles):
         self.runner = BenchRunner(plan, python=python, save=True, nvml=nvml)
         self.saved_path = self.runner.saved_path
         self.document = self.runner.document
+        self.save_problem = ""
         self._set_notice("")
         self.show_results([])
         self.query_one(RunProgress).start(RunTracker(plan, chooser.estimate()))
@@ -180,19 +186,14 @@ class BenchPane(Pane, RunFiles):
     # --- thread workers -----------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="bench-run", exit_on_error=False)
     def _drive(self, runner: BenchRunner) -> None:
-        try:
-            runner.start()  # checks --bench-python (a subprocess): never on the event loop
-        except (UsageError, OSError) as error:
-            self.post_message(RunFiles.Problem("usage", str(error)))
-            return
-        for event in runner.messages():
-            self.post_message(self.Update(event))
+        # off the event loop: starting checks --bench-python in a subprocess
+        drive(runner, lambda event: self.post_message(self.Update(event)))
 
     # --- messages -----------------------------------------------------------------------------
     def on_run_files_loaded(self, message: RunFiles.Loaded) -> None:
         if message.baseline:
             self.baseline = message.document
-            self.notify(f"Comparing with {message.path.name}")
+            self.notify(f"Comparing with {message.path.name}", markup=False)
         elif self.runner is None and not self.results:
             self.document, self.saved_path = message.document, message.path
             self._idle(describe(message.document), IDLE_HINT)
@@ -202,8 +203,6 @@ class BenchPane(Pane, RunFiles):
         self.show_results(self.document.results if self.document else [])
 
     def on_run_files_problem(self, message: RunFiles.Problem) -> None:
-        if message.kind == "usage":
-            self._finish(None)
         self._set_notice(f"{message.message}\n{rt.advice(message.kind)}", error=True)
 
     def on_bench_pane_update(self, message: Update) -> None:
@@ -223,6 +222,10 @@ class BenchPane(Pane, RunFiles):
         elif isinstance(event, m.BenchError):
             where = f" ({event.benchmark} on {event.device})" if event.benchmark else ""
             self._set_notice(f"{event.message}{where}\n{rt.advice(event.kind)}", error=event.fatal)
+        elif isinstance(event, m.SaveFailed):
+            # stays up for the rest of the run, above whatever is said after it
+            self.save_problem = f"{event.message}. {rt.advice('save')}"
+            self._set_notice("", error=True)
         elif isinstance(event, m.Finished):
             self._finish(event)
         elif tracker is None:
@@ -233,25 +236,32 @@ class BenchPane(Pane, RunFiles):
                 self._set_notice(event.message.removeprefix("warning: "))
         progress.refresh()
 
-    def _finish(self, event: m.Finished | None) -> None:
-        self.runner = None
+    def _finish(self, event: m.Finished) -> None:
+        runner, self.runner = self.runner, None
         self.set_class(False, "-running")
-        if event is None:
-            self.query_one(RunProgress).stop("Not started", IDLE_HINT)
-            return
         self.document = event.document
         count = len(event.document.results)
         word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[event.status]
-        kept = " (kept)" if event.status != "completed" else ""
-        where = self.saved_path.name if self.saved_path else "not saved"
-        self.query_one(RunProgress).stop(
-            f"{word}: {count} results{kept} · saved {where}", IDLE_HINT
-        )
+        kept = " (kept)" if event.status != "completed" and count else ""
+        if runner is not None and runner.store_problem is not None:
+            where = "not saved (x exports it)"
+            self.save_problem = f"{runner.store_problem}. x exports this run to a file elsewhere."
+            self._set_notice(self._notice, error=True)
+        elif self.saved_path is None or not self.saved_path.exists():
+            where = "not saved"
+        else:
+            where = f"saved {self.saved_path.name}"
+        self.query_one(RunProgress).stop(f"{word}: {count} results{kept} · {where}", IDLE_HINT)
+
+    def worker_failed(self, worker: Worker[object]) -> None:
+        if worker.group == "bench-run" and self.runner is not None:
+            self.runner.end_now()
+            self._set_notice(describe_failure(worker), error=True)
+            self._finish(m.Finished("failed", self.runner.document))
 
     def on_unmount(self) -> None:
         if self.runner is not None:  # the app is closing: never leave a worker behind
-            self.runner.cancel()
-            self.runner.kill()
+            self.runner.end_now()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         result = self.query_one(ResultsTable).current()
@@ -266,10 +276,12 @@ class BenchPane(Pane, RunFiles):
         progress.headline, progress.hint = headline, hint
 
     def _set_notice(self, text: str, *, error: bool = False) -> None:
+        self._notice = text
         notice = self.query_one("#bench-notice", Static)
-        notice.update(text)
-        notice.set_class(bool(text), "-shown")
-        notice.set_class(error, "-error")
+        shown = "\n".join(part for part in (self.save_problem, text) if part)
+        notice.update(Text(shown))
+        notice.set_class(bool(shown), "-shown")
+        notice.set_class(error or bool(self.save_problem), "-error")
 
     def show_results(self, results: list[BenchResult]) -> None:
         self.results = list(results)
@@ -291,5 +303,5 @@ class BenchPane(Pane, RunFiles):
         )
         plots = self.query_one("#bench-plots")
         plots.border_title = f"{self.plot_index + 1}/{len(plot_data.VIEWS)} {spec.title} · p next"
-        self.query_one("#bench-plot-note", Static).update(spec.note)
+        self.query_one("#bench-plot-note", Static).update(Text(spec.note))
         self.query_one(BenchPlot).show(spec)

@@ -7,14 +7,16 @@ from textual.widget import Widget
 
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
 
-class Pane(Widget):
+class Pane(ReportsWorkerFailures, Widget):
     """A tab's content. Attributes down: the app sets ``inventory`` and ``active``.
 
     Subclasses react in ``watch_inventory`` (hardware known; discovery runs in a thread, so it
     arrives after mount) and ``watch_active`` (shown or hidden: a hidden pane stops its timers
-    and draws nothing).
+    and draws nothing). A background task of theirs that fails is reported, and
+    ``worker_failed`` lets them start afresh.
     """
 
     inventory: reactive[Inventory | None] = reactive(None)

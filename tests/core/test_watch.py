@@ -192,7 +192,7 @@ def test_watch_human_count_2() -> None:
     ("args", "message"),
     [
         (["--interval", "0"], "must be between 0.1 and 60 seconds"),
-        (["--interval", "soon"], "not a number of seconds"),
+        (["--interval", "soon"], "must be between 0.1 and 60 seconds, got 'soon'"),
         (["--count", "0"], "must be at least 1"),
         (["--count", "2.5"], "not a whole number"),
     ],

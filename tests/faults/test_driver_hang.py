@@ -274,9 +274,9 @@ def test_a_broken_binding_is_explained_by_info_and_watch(shim: Path, error: str)
 # --- the terminal UI under a pseudo-terminal -------------------------------------------------
 
 
-@pytest.mark.parametrize("key", ["q"])
+@pytest.mark.parametrize("key", ["q", "\x03"], ids=["q", "ctrl+c"])
 @pytest.mark.parametrize("pane", ["specs", "monitor"])
-def test_q_quits_at_once_while_nvml_init_hangs(shim: Path, pane: str, key: str) -> None:
+def test_q_and_ctrl_c_quit_at_once_while_nvml_init_hangs(shim: Path, pane: str, key: str) -> None:
     env = environment(shim, HANG_VARIABLE, "nvmlInit")
     env = {k: v for k, v in env.items() if not k.startswith("TEXTUAL")} | {"TERM": "xterm"}
     terminal = Terminal(["--pane", pane], env)

@@ -58,22 +58,29 @@ class RecordedRunner:
     def __init__(self, events: list[m.Message], hold: bool = False) -> None:
         self.events, self.hold = events, hold
         self.stopped = threading.Event()
+        self.document = RunDocument("quick", 0.1, "recorded")
 
     def start(self) -> None:
         pass
 
-    def messages(self) -> Iterator[m.Message]:
+    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[m.Message]:
         yield from self.events
         if self.hold:
             self.stopped.wait(30)
         status = "cancelled" if self.stopped.is_set() else "completed"
-        yield m.Finished(status, RunDocument("quick", 0.1, "recorded"))
+        yield m.Finished(status, self.document)
 
     def cancel(self) -> None:
         self.stopped.set()
 
     def kill(self, why: str = "cancel") -> None:
         self.stopped.set()
+
+    def end_now(self) -> None:
+        self.stopped.set()
+
+    def fail(self, kind: str, message: str) -> m.Finished:
+        return m.Finished("failed", self.document)
 
 
 async def settle(pilot: Pilot[Any]) -> None:

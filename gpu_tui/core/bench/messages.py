@@ -85,8 +85,9 @@ class Skipped:
 class BenchError:
     """A failure. ``fatal`` ends the run (torch missing, crash, hang); otherwise the run goes on.
 
-    ``kind``: ``torch_missing``, ``bad_device``, ``bad_plan``, ``oom``, ``exception``, ``crash``,
-    ``hang`` or ``protocol``.
+    ``kind``: ``torch_missing``, ``bad_device``, ``bad_plan``, ``start`` (the worker could not
+    be started: ``--bench-python``), ``oom``, ``exception``, ``crash``, ``hang``, ``protocol`` or
+    ``internal`` (gpu-tui itself failed while following the run).
     """
 
     kind: str
@@ -94,6 +95,16 @@ class BenchError:
     benchmark: str | None = None
     device: str | None = None
     fatal: bool = False
+
+
+@dataclass(frozen=True)
+class SaveFailed:
+    """A file of the run could not be written (a full disk, a read-only results store); the run
+    goes on and its results still reach every other destination."""
+
+    message: str
+    store: bool
+    """True for the results store (saved runs), False for an ``--out`` file or an export."""
 
 
 @dataclass(frozen=True)
@@ -113,5 +124,6 @@ Message = (
     | ResultReady
     | Skipped
     | BenchError
+    | SaveFailed
     | Finished
 )

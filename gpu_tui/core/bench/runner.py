@@ -1,12 +1,15 @@
 """Runs the bench worker process: start it, iterate its messages, cancel it; faults become errors.
 
-Usage (CLI or a Textual thread worker)::
+Usage (the CLI and the panes alike, each from a thread of its own)::
 
     runner = BenchRunner(build_plan("quick", devices=["cpu"]))
-    runner.start()                   # UsageError for a missing/broken --bench-python
-    for message in runner.messages():  # blocks; ends with Finished
-        ...
-    runner.cancel()                  # from any thread: "stop", then kill after 1 s
+    finished = drive(runner, deliver)  # start, hand each message to deliver; never raises
+    runner.cancel()                    # from any thread or a signal handler: "stop", kill after 1 s
+    runner.end_now()                   # the app is closing: kill now, save what was measured
+
+The worker never outlives this process (it watches its parent: ``worker/parent.py``), and
+everything measured is saved after each result, so a crash, a hang, a signal or a full disk
+loses at most the measurement in flight.
 """
 
 from __future__ import annotations
@@ -24,14 +27,18 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.gpu_watch import GpuWatch
 from gpu_tui.core.bench.interpreter import check_python
+from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.peak import PeakTable, nvml_facts, pcie_peaks
 from gpu_tui.core.bench.results import RunDocument, from_worker
-from gpu_tui.core.bench.store import atomic_write, auto_path, export
+from gpu_tui.core.bench.schema import printable
+from gpu_tui.core.bench.store import RunOutput, auto_path
+from gpu_tui.core.bench.worker.parent import PARENT_VARIABLE
+from gpu_tui.core.errors import UsageError
 
 WORKER = Path(__file__).resolve().parent / "worker" / "launch.py"
 CANCEL_GRACE_SECONDS = 1.0
@@ -55,7 +62,7 @@ class BenchRunner:
         python: str | None = None,
         stall_seconds: float | None = None,
         save: bool = True,
-        outputs: Sequence[Path] = (),
+        outputs: Sequence[RunOutput] = (),
         nvml: ModuleType | None = None,
         telemetry: bool = True,
     ) -> None:
@@ -75,12 +82,20 @@ class BenchRunner:
         self._done = False
         self._current: tuple[str | None, str | None] = (None, None)
         self._finished: m.Finished | None = None
+        self._save_lock = threading.Lock()
+        self._save_problems: queue.SimpleQueue[m.SaveFailed] = queue.SimpleQueue()
+        self._reported: set[str] = set()
+        self.failed_outputs: dict[Path, str] = {}
+        """``--out`` files whose latest write failed, and why (empty when all are written)."""
+        self.store_problem: str | None = None
+        """Why the results store could not be written, when it could not."""
         self.watch = GpuWatch(nvml, enabled=telemetry)  # NVML readings while GPUs run (R9)
 
     # --- control ---------------------------------------------------------------------------
     def start(self) -> None:
+        """Start the worker and send it the plan; UsageError for a bad ``--bench-python``."""
         python = check_python(self.python) if self.python else sys.executable
-        self._process = subprocess.Popen(
+        self._process = _spawn(
             [python, "-u", str(WORKER)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -91,6 +106,7 @@ class BenchRunner:
             bufsize=1,
             # own session: the terminal's Ctrl-C reaches us only; we stop the worker politely
             start_new_session=True,
+            env={**os.environ, PARENT_VARIABLE: str(os.getpid())},
         )
         assert self._process.stdin is not None
         assert self._process.stdout is not None
@@ -103,13 +119,17 @@ class BenchRunner:
             self._process.stdin.flush()
         except OSError:
             pass  # it died at once: the reader sees EOF and reports the crash
+        if self.document.interrupted:  # stopped (a signal) while it was being started
+            self._cancel_at = None
+            self.cancel()
 
     def cancel(self) -> None:
-        """Ask the worker to stop (thread- and signal-safe); it is killed if still there in 1 s."""
+        """Ask the worker to stop (thread- and signal-safe); it is killed if still there in 1 s.
+        Before :meth:`start` it marks the run stopped, and start stops it at once."""
+        self.document.interrupted = True
         if self._cancel_at is not None or self._process is None:
             return
         self._cancel_at = time.monotonic()
-        self.document.interrupted = True
         try:
             assert self._process.stdin is not None
             self._process.stdin.write("stop\n")
@@ -129,20 +149,41 @@ class BenchRunner:
             except OSError:
                 process.kill()
 
+    def end_now(self) -> None:
+        """The app is closing: kill the worker now and save what was measured, marked
+        interrupted. Safe to call from any thread, more than once, or before a start."""
+        self.document.interrupted = True
+        self.kill(why="cancel")
+        self._save()
+
+    def fail(self, kind: str, message: str) -> m.Finished:
+        """End the run as failed without the worker (it could not start, or following it
+        failed): the error is recorded and saved, the worker killed if there is one."""
+        self.kill(why="crash")
+        self._error(kind, message, fatal=True)
+        self.document.finished_at = _now()
+        self._save(final=True)
+        self._finished = m.Finished("failed", self.document)
+        return self._finished
+
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
     # --- messages --------------------------------------------------------------------------
-    def messages(self) -> Iterator[m.Message]:
-        """Every message until (and including) :class:`Finished`. Safe to call again after an
+    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[m.Message]:
+        """Every message until (and including) :class:`Finished`; :meth:`cancel` as soon as
+        ``stop()`` is true (checked ten times a second). Safe to call again after an
         interruption: it resumes where the last call stopped."""
         if self._process is None:
             raise RuntimeError("call start() first")
         while self._finished is None:
+            if stop is not None and self._cancel_at is None and stop():
+                self.cancel()
             live = self.watch.live()
             if live:
                 yield m.Telemetry(live)
+            yield from self._problems()
             try:
                 item = self._lines.get(timeout=0.1)
             except queue.Empty:
@@ -153,7 +194,20 @@ class BenchRunner:
             if item is _EOF:
                 yield from self._finish()
                 return
-            yield from self._handle(str(item))
+            try:
+                yield from self._handle(str(item))
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                # a line that parses but does not make sense: one error, the run goes on
+                yield self._error(
+                    "protocol",
+                    f"the worker sent a message gpu-tui could not read "
+                    f"({type(error).__name__}: {error}): {str(item)[:80]!r}",
+                )
+            yield from self._problems()
+
+    def _problems(self) -> Iterator[m.SaveFailed]:
+        while not self._save_problems.empty():
+            yield self._save_problems.get()
 
     def _stall_limit(self) -> float:
         # importing torch (and CUDA start-up) can take tens of seconds on a busy machine
@@ -262,7 +316,8 @@ class BenchRunner:
             fatal = True
         elif not self._done and not fatal and self._cancel_at is None:
             how = f"signal {-code}" if code < 0 else f"exit code {code}"
-            tail = f": {self._stderr[-1].strip()}" if self._stderr else ""
+            # the worker's last words may hold colour codes: never sent raw to a terminal
+            tail = f": {printable(self._stderr[-1].strip())}" if self._stderr else ""
             yield self._error(
                 "crash",
                 f"the worker died ({how}) during {benchmark or 'start-up'} on "
@@ -276,15 +331,40 @@ class BenchRunner:
         status = "cancelled" if self.document.interrupted else "failed" if fatal else "completed"
         self.document.finished = status == "completed"
         self.document.finished_at = _now()
-        self._save()
+        self._save(final=True)
+        yield from self._problems()
         self._finished = m.Finished(status, self.document)
         yield self._finished
 
-    def _save(self) -> None:
-        if self.saved_path is not None:
-            atomic_write(self.saved_path, self.document.to_json())
-        for path in self.outputs:
-            export(self.document, path)
+    def _save(self, *, final: bool = False) -> None:
+        """Write the document everywhere it goes. A place that cannot be written (a full disk,
+        a read-only store) is reported once, as a message, and never stops the run. A run that
+        never started has nothing to keep."""
+        if self._process is None:
+            return
+        with self._save_lock:
+            if self.saved_path is not None:
+                try:
+                    atomic_write(self.saved_path, self.document.to_json())
+                    self.store_problem = None
+                except OSError as error:
+                    self.store_problem = (
+                        f"cannot save to the results store {self.saved_path.parent}: "
+                        f"{error.strerror or error}"
+                    )
+                    self._report(self.store_problem, store=True)
+            for output in self.outputs:
+                problem = output.save(self.document, final=final)
+                if problem is None:
+                    self.failed_outputs.pop(output.path, None)
+                else:
+                    self.failed_outputs[output.path] = problem
+                    self._report(problem, store=False)
+
+    def _report(self, problem: str, *, store: bool) -> None:
+        if problem not in self._reported:
+            self._reported.add(problem)
+            self._save_problems.put(m.SaveFailed(problem, store))
 
     @staticmethod
     def _pump(stream: IO[str], put: Callable[[Any], None], *, end: bool) -> None:
@@ -297,3 +377,70 @@ class BenchRunner:
                 put(_EOF)
 
         threading.Thread(target=run, name="bench-reader", daemon=True).start()
+
+
+def _spawn(command: list[str], **options: Any) -> subprocess.Popen[str]:
+    """Start the worker from a thread that lives exactly as long as the worker does: on Linux
+    the worker's parent-death signal fires when the *thread* that started it ends, and a
+    Textual thread worker or a pool thread may end long before the run does."""
+    handed: queue.SimpleQueue[subprocess.Popen[str] | BaseException] = queue.SimpleQueue()
+
+    def run() -> None:
+        try:
+            process = subprocess.Popen(command, **options)
+        except BaseException as error:  # handed to the caller, who raises it
+            handed.put(error)
+            return
+        handed.put(process)
+        process.wait()
+
+    threading.Thread(target=run, name="bench-worker-parent", daemon=True).start()
+    started = handed.get()
+    if isinstance(started, BaseException):
+        raise started
+    return started
+
+
+class RunControl(Protocol):
+    """What :func:`drive` needs of a run (:class:`BenchRunner`; tests pass recorded runs)."""
+
+    def start(self) -> None: ...
+    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[m.Message]: ...
+    def cancel(self) -> None: ...
+    def kill(self, why: str = "cancel") -> None: ...
+    def fail(self, kind: str, message: str) -> m.Finished: ...
+
+
+def drive(
+    runner: RunControl,
+    deliver: Callable[[m.Message], object],
+    *,
+    stop: Callable[[], bool] | None = None,
+) -> m.Finished:
+    """Start ``runner`` and hand every message to ``deliver``, ending with the Finished it
+    returns; ``stop()`` true stops the run. The one loop behind ``gpu-tui bench``, the Bench
+    pane and the Kitchen's measurement, so they fail the same way: never by raising. A worker
+    that cannot start, or a failure in gpu-tui itself while following the run, ends it as
+    ``failed`` with a :class:`~messages.BenchError` saying why (kind ``start`` or ``internal``)."""
+    try:
+        runner.start()
+    except (UsageError, OSError) as error:
+        finished = runner.fail("start", str(error))
+        deliver(m.BenchError("start", str(error), fatal=True))
+        deliver(finished)
+        return finished
+    try:
+        for message in runner.messages(stop):
+            deliver(message)
+            if isinstance(message, m.Finished):
+                return message
+        raise RuntimeError("the run ended without a Finished message")
+    except Exception as error:
+        text = (
+            f"gpu-tui failed while following the run ({type(error).__name__}: {error}); "
+            "completed results are kept"
+        )
+        finished = runner.fail("internal", text)
+        deliver(m.BenchError("internal", text, fatal=True))
+        deliver(finished)
+        return finished

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpu_tui.core.bench.outputs import Destination
 from gpu_tui.core.bench.results import BenchResult, RunDocument, to_csv
 from gpu_tui.core.bench.schema import SchemaError, printable, read_json
 from gpu_tui.core.errors import UsageError
@@ -28,31 +29,50 @@ def results_dir() -> Path:
     return data_dir() / "results"
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write to a temp file in the same folder, fsync, rename: a reader (or a crash) sees the old
-    file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+class RunOutput:
+    """``--out FILE`` (or an export): the JSON document, with baseline deltas when given, or CSV
+    rows when the name ends in ``.csv``. Opened before the run (a path that cannot be written
+    is a UsageError then); see :mod:`gpu_tui.core.bench.outputs` for how each kind of file is
+    written."""
+
+    def __init__(
+        self,
+        path: Path,
+        baseline: tuple[RunDocument, Path] | None = None,
+        *,
+        waiting: Callable[[str], None] | None = None,
+    ) -> None:
+        self.destination = Destination.open(path, waiting=waiting)
+        self.path = path
+        self.baseline = baseline
+        self._csv = path.suffix.lower() == ".csv"
+
+    def save(self, document: RunDocument, *, final: bool) -> str | None:
+        """Write the document (a FIFO or device only when ``final``); what went wrong, or None."""
+        if self.destination.is_stream and not final:
+            return None
+        text = to_csv(document.results) if self._csv else document_json(document, self.baseline)
+        return self.destination.write(text, final=final)
+
+    def close(self) -> None:
+        self.destination.close()
 
 
 def export(
     document: RunDocument, path: Path, baseline: tuple[RunDocument, Path] | None = None
 ) -> None:
-    """``--out FILE``: the JSON document (with baseline deltas when given), or CSV rows when the
-    name ends in ``.csv``."""
-    if path.suffix.lower() == ".csv":
-        atomic_write(path, to_csv(document.results))
-    else:
-        atomic_write(path, document_json(document, baseline))
+    """Write ``document`` to ``path`` once (the Bench pane's export), making missing folders;
+    an OSError whose text is one line saying what failed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        output = RunOutput(path, baseline)
+    except OSError as error:
+        raise OSError(f"cannot write {path}: {error.strerror or error}") from None
+    except UsageError as error:
+        raise OSError(str(error)) from None
+    problem = output.save(document, final=True)
+    if problem is not None:
+        raise OSError(problem)
 
 
 def auto_path(document: RunDocument) -> Path:

@@ -203,7 +203,11 @@ _ADVICE = {
     "oom": "The device ran out of memory for this benchmark; the others go on. Free memory "
     "(other jobs) or choose a smaller suite.",
     "bad_device": "Choose another device with d, then press r.",
-    "usage": "Fix the option and restart gpu-tui; the rest of the app keeps working.",
+    "start": "Fix --bench-python and restart gpu-tui; the rest of the app keeps working.",
+    "internal": "gpu-tui itself failed while following the run (please report it); results "
+    "measured before it are kept. Press r to run again.",
+    "load": "That file is left as it is; c compares with another run.",
+    "save": "The run goes on and stays on screen; x exports it to a file elsewhere.",
 }
 
 

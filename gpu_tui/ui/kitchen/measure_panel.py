@@ -14,40 +14,31 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from gpu_tui.core.bench import BenchRunner
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.results import BenchResult
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.bench.runner import RunControl, drive
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.real import BUDGET_SECONDS, RealCheck, real_check, real_plan
 from gpu_tui.core.kitchen.real_reading import read
+from gpu_tui.ui.worker_failures import ReportsWorkerFailures, describe_failure
 
 HINT = "m: measure again · Esc: close"
 
 
-class Runner(Protocol):
+class Runner(RunControl, Protocol):
     """What the panel needs of a :class:`BenchRunner` (tests pass a recorded one)."""
 
-    def start(self) -> None: ...
-    def messages(self) -> Any: ...
-    def cancel(self) -> None: ...
-    def kill(self, why: str = "cancel") -> None: ...
+    def end_now(self) -> None: ...
 
 
 def bench_runner(plan: dict[str, Any], python: str | None) -> Runner:
     return BenchRunner(plan, python=python, save=False)
 
 
-@dataclass(frozen=True)
-class StartFailed:
-    """``--bench-python`` is missing or broken: the worker never started."""
-
-    message: str
-
-
-class MeasurePanel(VerticalScroll, can_focus=False):
+class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
     """Attributes down: the pane calls ``start``, ``stop`` and ``set_params``; the thread worker
     posts each bench message to this panel, which redraws from the core's reading of it."""
 
@@ -62,7 +53,7 @@ class MeasurePanel(VerticalScroll, can_focus=False):
 
     @dataclass
     class Update(Message):
-        event: m.Message | StartFailed
+        event: m.Message
         run: int
         """Which run it belongs to: a stopped run's last messages must not land in the next."""
 
@@ -148,33 +139,36 @@ class MeasurePanel(VerticalScroll, can_focus=False):
 
     def on_unmount(self) -> None:
         if self.runner is not None:  # the app is closing: never leave a worker process behind
-            self.runner.cancel()
-            self.runner.kill()
+            self.runner.end_now()
 
     # --- the thread worker ---------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="kitchen-measure", exit_on_error=False)
     def _drive(self, runner: Runner, run: int) -> None:
+        # off the event loop: starting checks --bench-python in a subprocess
         worker = get_current_worker()
-        try:
-            runner.start()  # checks --bench-python in a subprocess: never on the event loop
-        except (UsageError, OSError) as error:
-            self.post_message(self.Update(StartFailed(str(error)), run))
-            return
-        for event in runner.messages():
-            if worker.is_cancelled:
-                runner.cancel()  # keep reading: Finished arrives once the process is gone
-            self.post_message(self.Update(event, run))
+        drive(
+            runner,
+            lambda event: self.post_message(self.Update(event, run)),
+            stop=lambda: worker.is_cancelled,  # keeps reading: Finished comes once it is gone
+        )
+
+    def worker_failed(self, worker: Worker[object]) -> None:
+        if worker.group == "kitchen-measure" and self.runner is not None:
+            self.runner.end_now()
+            self.problems.append(describe_failure(worker))
+            self._done("failed")
+            self.draw()
 
     def on_measure_panel_update(self, message: Update) -> None:
         event = message.event
         if message.run != self.run:
             return
-        if isinstance(event, StartFailed):
+        if isinstance(event, m.BenchError) and event.kind == "start":
             self.problems.append(
                 f"{event.message}. Point --bench-python at a Python with PyTorch, or "
                 "pip install 'gpu-tui[torch]' here."
             )
-            self._done("could not start the benchmark worker")
+            self.status = "could not start the benchmark worker"
         elif isinstance(event, m.ResultReady):
             self.results.append(event.result)
         elif isinstance(event, m.Skipped):
@@ -195,7 +189,12 @@ class MeasurePanel(VerticalScroll, can_focus=False):
         elif isinstance(event, m.Finished):
             words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
             count = len(self.results)
-            self._done(f"{words[event.status]}: {count} result{'s' * (count != 1)}")
+            started = not any(e.get("kind") == "start" for e in event.document.errors)
+            self._done(
+                f"{words[event.status]}: {count} result{'s' * (count != 1)}"
+                if started
+                else "could not start the benchmark worker"
+            )
         self.draw()
 
     def _done(self, status: str) -> None:

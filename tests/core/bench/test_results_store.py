@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.core.bench import store
+from gpu_tui.core.bench import outputs, store
 from gpu_tui.core.bench.peak import PeakTable
 from gpu_tui.core.bench.results import BenchResult, RunDocument, from_worker
 from gpu_tui.core.errors import UsageError
@@ -93,8 +93,8 @@ def test_csv_export_has_one_row_per_result(tmp_path: Path) -> None:
 
 def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
     target = tmp_path / "deep" / "x.json"
-    store.atomic_write(target, "one")
-    store.atomic_write(target, "two")
+    outputs.atomic_write(target, "one")
+    outputs.atomic_write(target, "two")
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["x.json"]
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import compute, lessons, memory
 from .context import FOREIGN_LOAD_LIMIT, Context
+from .parent import expected_parent, watch_parent
 from .protocol import PROTOCOL_VERSION, Cancelled, Channel
 from .sysinfo import LoadProbe, environment
 
@@ -33,7 +34,9 @@ TORCH_MISSING = (
     "PyTorch is not installed for {python}: pip install 'gpu-tui[torch]' "
     "or pass --bench-python PATH to a Python that has it"
 )
-FAULT_VARIABLE = "GPU_TUI_BENCH_FAULT"  # tests only: "crash|oom|hang|garbage:BENCHMARK,..."
+# Tests only: "KIND:BENCHMARK,...", KIND one of crash, oom, hang (sleeps, never looks at the stop
+# flag), spin (a Python loop that never looks at it) or gil (a C call that holds the GIL).
+FAULT_VARIABLE = "GPU_TUI_BENCH_FAULT"
 
 
 def resolve_devices(torch: Any, requested: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -89,6 +92,11 @@ def _inject_fault(torch: Any, benchmark: str) -> None:
     if kind == "hang":
         while True:  # a stuck driver call: it never looks at the stop flag
             time.sleep(1)
+    if kind == "spin":
+        while True:  # a long computation in Python that never looks at the stop flag
+            pass
+    if kind == "gil":
+        sum(range(10**13))  # hours inside one C call that never lets other threads run
     if kind == "garbage":
         sys.stdout.write("this is not JSON\n")
         sys.stdout.flush()
@@ -169,6 +177,7 @@ def run(channel: Channel, plan: dict[str, Any]) -> int:
 def main() -> int:
     # Ctrl-C reaches the whole terminal group; the caller decides, and says "stop" on stdin.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()
     channel = Channel()
     try:
         plan = json.loads(sys.stdin.readline())
@@ -177,7 +186,9 @@ def main() -> int:
     except ValueError as error:
         channel.send("fatal", kind="bad_plan", message=f"bad plan: {error}")
         return 4
-    channel.listen(sys.stdin)
+    # Started by gpu-tui, the end of stdin means gpu-tui is gone: stop. Started by hand, a plan
+    # piped in ends there, and the run goes on.
+    channel.listen(sys.stdin, stop_at_end=expected_parent() is not None)
     try:
         return run(channel, plan)
     except BrokenPipeError:  # the caller went away: nobody to report to

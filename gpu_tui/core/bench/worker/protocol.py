@@ -56,15 +56,17 @@ class Channel:
     def heartbeat_due(self) -> bool:
         return time.monotonic() - self.last_sent >= HEARTBEAT_SECONDS
 
-    def listen(self, source: IO[str]) -> threading.Thread:
-        """Watch ``source`` for "stop". EOF alone is not a stop: a plan piped in by a script
-        ends there. A caller that died is noticed at the next write (BrokenPipeError)."""
+    def listen(self, source: IO[str], *, stop_at_end: bool = False) -> threading.Thread:
+        """Watch ``source`` for "stop"; with ``stop_at_end`` its end is a stop too. A caller
+        that died is also noticed at the next write (BrokenPipeError)."""
 
         def run() -> None:
             for line in source:
                 if line.strip() == "stop":
                     self.stop.set()
                     return
+            if stop_at_end:
+                self.stop.set()
 
         thread = threading.Thread(target=run, name="bench-stop-listener", daemon=True)
         thread.start()
