@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Tab, Tabs
+from textual.worker import Worker
 
 from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
@@ -23,6 +24,7 @@ from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec
 from gpu_tui.ui.styles_path import stylesheets
 from gpu_tui.ui.widgets.plain_container import PlainContainer, PlainScreen
+from gpu_tui.ui.worker_failures import report_failure
 
 TERMINAL_CHECK_SECONDS = 1.0
 
@@ -56,6 +58,7 @@ class GpuTuiApp(App[int]):
         self.config = config
         self.inventory: Inventory | None = None
         self.panes: dict[str, Pane] = {}
+        self._pane_chosen = False
         self.home = PlainScreen(id="_default")
         """The screen the panes live on (dialogs and the command palette open above it)."""
         host = config.host or socket.gethostname()
@@ -102,7 +105,7 @@ class GpuTuiApp(App[int]):
         self._handle_ending_signals()
         self.discover_inventory()
         # Keys go to the pane, not the tab bar, from the first frame.
-        self.call_after_refresh(self.action_show_pane, self.config.pane)
+        self.call_after_refresh(self._show_first_pane)
 
     def _handle_ending_signals(self) -> None:
         """SIGTERM, SIGHUP (the SSH connection or tmux session went away) and SIGINT from
@@ -144,6 +147,9 @@ class GpuTuiApp(App[int]):
         )
         self.post_message(InventoryReady(await asyncio.wrap_future(full)))
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        report_failure(self, event)  # discovery failing must be seen, not swallowed
+
     def on_inventory_ready(self, message: InventoryReady) -> None:
         self.inventory = message.inventory
         for pane in self.panes.values():
@@ -164,7 +170,13 @@ class GpuTuiApp(App[int]):
             other.active = other is pane
         return pane
 
+    async def _show_first_pane(self) -> None:
+        # A pane key pressed before the first refresh wins over --pane: it came later.
+        if not self._pane_chosen:
+            await self.action_show_pane(self.config.pane)
+
     async def action_show_pane(self, name: str) -> None:
+        self._pane_chosen = True
         self.home.query_one("#tabs", Tabs).active = f"tab-{name}"
         pane = await self.activate(name)
         pane.focus()

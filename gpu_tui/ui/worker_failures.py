@@ -22,17 +22,24 @@ def describe_failure(worker: Worker[object]) -> str:
     return f"A background task failed ({what}): {why}. The rest of gpu-tui keeps working."
 
 
+def report_failure(node: DOMNode, event: Worker.StateChanged) -> bool:
+    """Notify the person when ``event`` says a worker failed; True when it did."""
+    if event.state is not WorkerState.ERROR:
+        return False
+    # no markup: an exception's message may hold square brackets
+    node.app.notify(
+        describe_failure(event.worker), severity="error", timeout=NOTIFY_SECONDS, markup=False
+    )
+    return True
+
+
 class ReportsWorkerFailures(DOMNode):
-    """Mix into a widget (or the app) whose ``@work`` methods may fail."""
+    """Mix into a widget whose ``@work`` methods may fail (the app calls
+    :func:`report_failure` itself)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is not WorkerState.ERROR:
-            return
-        # no markup: an exception's message may hold square brackets
-        self.app.notify(
-            describe_failure(event.worker), severity="error", timeout=NOTIFY_SECONDS, markup=False
-        )
-        self.worker_failed(event.worker)
+        if report_failure(self, event):
+            self.worker_failed(event.worker)
 
     def worker_failed(self, worker: Worker[object]) -> None:
         """Return to a state where new work can start (override where there is state)."""

@@ -19,6 +19,8 @@ from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench import runner as runner_module
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
+from gpu_tui.core.devices.model import Inventory
+from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench.run_progress import RunProgress
 from tests.fakes.scripted_worker import environment, install
 from tests.faults.processes import gone, saved_runs, wait_for
@@ -202,3 +204,23 @@ def test_no_worker_is_left_behind() -> None:
         5,
         "every child process to end",
     )
+
+
+async def test_a_failed_hardware_discovery_is_shown_and_the_app_goes_on() -> None:
+    def broken() -> Inventory:
+        raise RuntimeError("the inventory broke")
+
+    app = make_app(AppConfig(pane="specs", discover=broken, host="t"))
+    shown: list[str] = []
+    app.notify = lambda message, **options: shown.append(message)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            if shown:
+                break
+            await pilot.pause(0.05)
+        assert shown == [
+            "A background task failed (inventory): RuntimeError: the inventory broke. The rest "
+            "of gpu-tui keeps working."
+        ]
+        await pilot.press("3")  # the app still answers
+        await wait_until(pilot, lambda: "kitchen" in app.panes and app.panes["kitchen"].display)

@@ -20,6 +20,7 @@ from gpu_tui.core.guide import cost as c
 from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.core.limits import Limit
 from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
+from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class CostForm(VerticalScroll):
     ]
 
 
-class CostView(Widget):
+class CostView(ReportsWorkerFailures, Widget):
     """Inputs left, the verdict and dated prices right, the focused input's source below."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
