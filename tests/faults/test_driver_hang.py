@@ -33,7 +33,7 @@ from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
-from gpu_tui.ui.app import AppConfig, make_app
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
@@ -487,10 +487,8 @@ async def test_the_specs_pane_shows_the_cpu_then_nvml_not_answering(
             fake.release()
 
 
-async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
-    hanging: Callable[..., FakeNvml],
-) -> None:
-    fake = hanging("nvmlInit")
+def monitor_app(fake: FakeNvml) -> GpuTuiApp:
+    """The Monitor on the real host, its GPUs read through ``fake``, ticking ten times a second."""
     config = AppConfig(
         demo=False,
         pane="monitor",
@@ -499,7 +497,14 @@ async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
         refresh_seconds=0.1,
         discover=discover_host,
     )
-    app = make_app(config)
+    return make_app(config)
+
+
+async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
+    hanging: Callable[..., FakeNvml],
+) -> None:
+    fake = hanging("nvmlInit")
+    app = monitor_app(fake)
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             pane = app.query_one(MonitorPane)
@@ -520,15 +525,7 @@ async def test_the_monitor_names_a_live_call_stuck_past_the_limit(
     hanging: Callable[..., FakeNvml],
 ) -> None:
     fake = hanging()
-    config = AppConfig(
-        demo=False,
-        pane="monitor",
-        host="test-host",
-        nvml=fake,
-        refresh_seconds=0.1,
-        discover=discover_host,
-    )
-    app = make_app(config)
+    app = monitor_app(fake)
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             await until(pilot, lambda: bool(app.query(GpuCard)), "the H200's card")
