@@ -117,6 +117,27 @@ def test_a_cancel_before_the_start_stops_the_run_at_once(private_data_dir: Path)
     assert json.loads(Path(str(runner.saved_path)).read_text())["interrupted"] is True
 
 
+def test_a_cancel_while_the_plan_is_on_its_way_stops_the_run_cleanly(
+    private_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A signal can land after the worker started and before it has its plan: "stop" must
+    not reach it first (it would be read as the plan)."""
+    runner = BenchRunner(TINY_PLAN)
+    pump = BenchRunner._pump
+
+    def pump_then_signal(stream: Any, put: Any, *, end: bool) -> None:
+        pump(stream, put, end=end)
+        if end:
+            runner.cancel()  # the signal lands between starting the worker and the plan
+
+    monkeypatch.setattr(BenchRunner, "_pump", staticmethod(pump_then_signal))
+    messages = run(runner)
+    assert not [message for message in messages if isinstance(message, m.BenchError)]
+    finished = messages[-1]
+    assert isinstance(finished, m.Finished)
+    assert finished.status == "cancelled"
+
+
 # --- the panes -----------------------------------------------------------------------------------
 
 

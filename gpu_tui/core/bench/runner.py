@@ -77,6 +77,7 @@ class BenchRunner:
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._process: subprocess.Popen[str] | None = None
+        self._plan_sent = False
         self._cancel_at: float | None = None
         self._killed_for: str | None = None
         self._done = False
@@ -119,16 +120,19 @@ class BenchRunner:
             self._process.stdin.flush()
         except OSError:
             pass  # it died at once: the reader sees EOF and reports the crash
-        if self.document.interrupted:  # stopped (a signal) while it was being started
-            self._cancel_at = None
+        # "stop" may only follow the plan (the worker would read it as the plan): a cancel
+        # that came while the plan was on its way is carried out now.
+        self._plan_sent = True
+        if self.document.interrupted:
             self.cancel()
 
     def cancel(self) -> None:
         """Ask the worker to stop (thread- and signal-safe); it is killed if still there in 1 s.
-        Before :meth:`start` it marks the run stopped, and start stops it at once."""
+        Before the worker has its plan it marks the run stopped, and start stops it then."""
         self.document.interrupted = True
-        if self._cancel_at is not None or self._process is None:
+        if self._cancel_at is not None or not self._plan_sent:
             return
+        assert self._process is not None
         self._cancel_at = time.monotonic()
         try:
             assert self._process.stdin is not None
