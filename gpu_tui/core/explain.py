@@ -1,4 +1,4 @@
-"""What each spec-sheet field means and why it matters for AI (from reference/accelerators.md)."""
+"""What each spec-sheet field means and why it matters for AI."""
 
 from __future__ import annotations
 
@@ -64,6 +64,12 @@ EXPLANATIONS: dict[str, str] = {
     "gpu.clocks": (
         "Maximum SM clock and memory clock as the driver reports them. Under load the GPU "
         "may run lower when it hits its power cap or temperature limit."
+    ),
+    "gpu.peak_clock": (
+        "The SM clock the peaks below it are computed at. Vendors quote peaks at a rated clock, "
+        "often below the maximum NVML reports (H100 SXM: tensor figures at 1.83 GHz, NVML max "
+        "1.98 GHz). Where gpu-tui's table has the SKU it uses that rated clock; otherwise NVML's "
+        "maximum, and each peak reads 'at most' because the real one may be lower."
     ),
     "gpu.peak_fp32": (
         "Plain fp32 on the CUDA cores (no Tensor Cores): SMs × clock × 2 × fp32 lanes per SM."

@@ -3,6 +3,14 @@
 Schema (``schema_version`` 1) — units are in the field names (``_bytes``, ``_mhz``, ``_watts``,
 ``_c`` degrees Celsius, ``_gflops``/``_tflops``, ``_gbps`` = 10^9 bytes per second). Each object
 with unknown fields carries ``unknown: {field: reason}``.
+
+Each accelerator's ``peaks`` holds the dense peaks, ``basis`` (the arithmetic, per peak) and
+``clocks`` (per compute peak, keyed like ``basis``): ``clock_basis`` is ``"rated"`` (the vendor's
+rated clock for the SKU), ``"nvml_max"`` (NVML's maximum SM clock: the SKU is not in gpu-tui's
+table) or ``"published"`` (the vendor's figure used as is); ``clock_mhz``; ``upper_bound`` (true
+for ``nvml_max``: the real peak may be lower); ``rated_sku``; ``source_url``, ``source_title`` and
+``source_primary`` (false: only a secondary page states it); ``clock_note`` (how the clock follows
+from the source, or why no rating applies).
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_tui.core.catalog import find_entry
 from gpu_tui.core.devices.cpu_names import INTEL_MODELS
-from gpu_tui.core.devices.model import CpuPeak, Peaks
+from gpu_tui.core.devices.model import CpuPeak, PeakClock, Peaks
+from gpu_tui.core.devices.rated_clocks import RatedSku, find_rated
 from gpu_tui.core.fields import Maybe, Unknown
 
 
@@ -24,10 +24,11 @@ class _SmRates:
     """Why a ``None`` rate is missing, in the user's words."""
 
 
-# Keyed on (compute capability, SKU class). Values from shared/reference/accelerators.md
-# ("FLOP/clk/SM, dense"), each checked there against a datasheet figure. GeForce parts run FP32
-# accumulate at half the professional rate (GA102/AD102 whitepapers: 3090 TF32 35.6, 4090 82.6),
-# and PyTorch accumulates bf16 in FP32, so the GeForce row holds the half rate.
+# Keyed on (compute capability, SKU class): dense FLOP per clock per SM, chosen so that SMs ×
+# rated clock × rate reproduces the vendor's figures (tests/reference/test_peak_reference.py
+# checks Volta to Hopper against datasheets). GeForce parts run FP32 accumulate at half the
+# professional rate (GA102/AD102 whitepapers: 3090 TF32 35.6, 4090 82.6), and PyTorch
+# accumulates bf16 in FP32, so the GeForce row holds the half rate.
 _PRO, _GEFORCE = "professional", "GeForce"
 _GB20X_NOTE = "GeForce Blackwell FP32-accumulate tensor rates are not published"
 _TABLE: dict[tuple[str, str], _SmRates] = {
@@ -50,21 +51,6 @@ _TABLE: dict[tuple[str, str], _SmRates] = {
     ("gfx90a", _PRO): _SmRates("CDNA2", 128, 1024, 1024, None, None, "CDNA2 has no TF32/FP8"),
 }
 
-# Datasheet figures are computed at a rated clock, which is not always NVML's max SM clock:
-# - H100 SXM quotes tensor peaks at 1.83 GHz ("1.83 GHz (low precision), 1.98 GHz (high
-#   precision)", source e) while NVML's max is 1.98 GHz: NVML would overstate tensor peaks ~8 %.
-#   H200 is the same GH100 SXM part.
-# - GeForce RTX 4090 figures use the 2.52 GHz boost clock (128 × 2.52 × 512 = 165.2), while NVML
-#   reports the top of the V/F curve (3105 MHz on a recorded card): +23 %.
-# So for SKUs whose rated clocks are known we compute at those and say so in ``basis``; for the
-# others we use the NVML max clock and warn that datasheets may quote lower.
-# Values: (FP32 clock, tensor clock) in MHz.
-_RATED_CLOCKS_MHZ: dict[str, tuple[int, int]] = {
-    "NVIDIA H100 SXM": (1980, 1830),
-    "NVIDIA H200 SXM": (1980, 1830),
-    "NVIDIA RTX 4090": (2520, 2520),
-}
-
 
 def sku_class(name: str) -> str:
     """``GeForce`` for consumer cards (half-rate FP32-accumulate tensor math), else professional."""
@@ -76,7 +62,9 @@ def _tflops(sms: int, mhz: float, per_sm: int) -> float:
 
 
 def _ghz(mhz: float) -> str:
-    return f"{mhz / 1000:.2f} GHz"
+    """``1.98 GHz``, or three decimals where the third carries (``1.755 GHz``)."""
+    text = f"{mhz / 1000:.3f}"
+    return f"{text[:-1] if text.endswith('0') else text} GHz"
 
 
 def gpu_peaks(
@@ -88,11 +76,27 @@ def gpu_peaks(
     max_sm_clock_mhz: Maybe[int],
     max_memory_clock_mhz: Maybe[int],
     memory_bus_width_bits: Maybe[int],
+    pci_device_id: Maybe[int] | None = None,
+    power_limit_default_watts: Maybe[float] | None = None,
 ) -> Peaks:
-    """Dense theoretical peaks (TFLOP/s) and memory bandwidth (GB/s), each with its arithmetic."""
+    """Dense theoretical peaks (TFLOP/s) and memory bandwidth (GB/s), each with its arithmetic.
+
+    Compute peaks use the vendor's rated clock where gpu-tui's table has the SKU (found by
+    name, and by PCI device ID and default power limit where those tell SKUs apart); otherwise
+    NVML's maximum SM clock, and the peak is then an upper bound. ``Peaks.clocks`` says which.
+    """
     basis: dict[str, str] = {}
+    clocks: dict[str, PeakClock] = {}
     bandwidth = _bandwidth(vendor, max_memory_clock_mhz, memory_bus_width_bits, basis)
-    compute = _compute(name, compute_capability, sm_count, max_sm_clock_mhz, basis)
+    compute = _compute(
+        name,
+        compute_capability,
+        sm_count,
+        max_sm_clock_mhz,
+        (pci_device_id, power_limit_default_watts),
+        basis,
+        clocks,
+    )
     return Peaks(
         fp32_tflops=compute["fp32"],
         tf32_tflops=compute["tf32"],
@@ -101,6 +105,7 @@ def gpu_peaks(
         fp8_tflops=compute["fp8"],
         memory_bandwidth_gbps=bandwidth,
         basis=basis,
+        clocks=clocks,
     )
 
 
@@ -127,7 +132,9 @@ def _compute(
     compute_capability: Maybe[str],
     sm_count: Maybe[int],
     clock: Maybe[int],
+    sku_keys: tuple[Maybe[int] | None, Maybe[float] | None],
     basis: dict[str, str],
+    clocks: dict[str, PeakClock],
 ) -> dict[str, Maybe[float]]:
     keys = ("fp32", "tf32", "fp16", "bf16", "fp8")
     if isinstance(compute_capability, Unknown):
@@ -141,21 +148,13 @@ def _compute(
         )
     if isinstance(sm_count, Unknown):
         return dict.fromkeys(keys, Unknown(f"SM count unknown: {sm_count.reason}"))
-    if isinstance(clock, Unknown):
-        return dict.fromkeys(keys, Unknown(f"max SM clock unknown: {clock.reason}"))
-
-    entry = find_entry(name)
-    rated = _RATED_CLOCKS_MHZ.get(entry.name) if entry is not None else None
-    if rated is not None:
-        fp32_clock, tensor_clock = rated
-        fp32_note = f"{_ghz(fp32_clock)}" + (
-            "" if fp32_clock == clock else f" (datasheet clock; NVML max {_ghz(clock)})"
-        )
-        tensor_note = f"{_ghz(tensor_clock)} (datasheet tensor clock; NVML max {_ghz(clock)})"
-    else:
-        fp32_clock = tensor_clock = clock
-        fp32_note = f"{_ghz(clock)}"
-        tensor_note = f"{_ghz(clock)} (NVML max; datasheets may quote tensor peaks lower)"
+    device_id, default_watts = sku_keys
+    rated = find_rated(
+        name=name,
+        sm_count=sm_count,
+        pci_device_id=device_id,
+        power_limit_default_watts=default_watts,
+    )
 
     out: dict[str, Maybe[float]] = {}
     for key in keys:
@@ -163,16 +162,96 @@ def _compute(
         if per_sm is None:
             out[key] = Unknown(rates.missing or f"{rates.arch}: no {key} rate")
             continue
-        mhz = fp32_clock if key == "fp32" else tensor_clock
-        value = _tflops(sm_count, mhz, per_sm)
-        shown_clock = fp32_note if key == "fp32" else tensor_note
         unit = "FP32 lanes" if key == "fp32" else "tensor, FP32 accumulate"
+        rate_text = f"{per_sm} FLOP/clk/SM ({rates.arch} {sku}, {unit})"
+        if not isinstance(rated, Unknown) and key in rated.published_tflops:
+            out[key] = _published(key, rated, sm_count, clock, per_sm, basis, clocks)
+            continue
+        chosen = _clock_for(key, rated, clock)
+        if isinstance(chosen, Unknown):
+            out[key] = chosen
+            continue
+        mhz, clock_text, peak_clock = chosen
+        value = _tflops(sm_count, mhz, per_sm)
+        arithmetic = f"{sm_count} SMs × {clock_text} × {rate_text} = {value:,.1f} TFLOP/s"
         basis[f"{key}_tflops"] = (
-            f"{sm_count} SMs × {shown_clock} × {per_sm} FLOP/clk/SM "
-            f"({rates.arch} {sku}, {unit}) = {value:,.1f} TFLOP/s"
+            f"upper bound: {arithmetic}" if peak_clock.upper_bound else arithmetic
         )
+        clocks[f"{key}_tflops"] = peak_clock
         out[key] = value
     return out
+
+
+def _clock_for(
+    key: str, rated: RatedSku | Unknown, nvml_max: Maybe[int]
+) -> tuple[int, str, PeakClock] | Unknown:
+    """The clock one peak is computed at, how to say so, and the record of it for ``clocks``."""
+    kind = "FP32" if key == "fp32" else "tensor"
+    row = None if isinstance(rated, Unknown) else rated
+    rated_mhz = None if row is None else row.fp32_mhz if key == "fp32" else row.tensor_mhz
+    # A board whose maximum is below the rating cannot reach it: its own maximum bounds the peak.
+    if row and rated_mhz and (isinstance(nvml_max, Unknown) or rated_mhz <= nvml_max):
+        also = ""
+        if not isinstance(nvml_max, Unknown) and nvml_max != rated_mhz:
+            also = f"; NVML max {_ghz(nvml_max)}"
+        text = f"{_ghz(rated_mhz)} (NVIDIA's rated {kind} clock for {row.sku}{also})"
+        record = PeakClock(
+            clock_basis="rated",
+            clock_mhz=rated_mhz,
+            upper_bound=False,
+            rated_sku=row.sku,
+            source_url=row.source.url,
+            source_title=row.source.title,
+            source_primary=row.source.primary,
+            clock_note=row.note_for(key),
+        )
+        return rated_mhz, text, record
+    if isinstance(nvml_max, Unknown):
+        return Unknown(f"max SM clock unknown: {nvml_max.reason}")
+    if isinstance(rated, Unknown):
+        why = rated.reason
+    elif rated_mhz is None:
+        why = f"gpu-tui's table has no rated {kind} clock for {rated.sku}"
+    else:
+        why = f"NVIDIA rates {rated.sku} at {_ghz(rated_mhz)}, above this board's maximum"
+    text = f"{_ghz(nvml_max)} (the maximum clock NVML reports; {why})"
+    record = PeakClock(clock_basis="nvml_max", clock_mhz=nvml_max, upper_bound=True, clock_note=why)
+    return nvml_max, text, record
+
+
+def _published(
+    key: str,
+    rated: RatedSku,
+    sm_count: int,
+    nvml_max: Maybe[int],
+    per_sm: int,
+    basis: dict[str, str],
+    clocks: dict[str, PeakClock],
+) -> float:
+    """A rate the part's firmware caps: the vendor's figure, since no clock reproduces it."""
+    value = rated.published_tflops[key]
+    uncapped = (
+        ""
+        if isinstance(nvml_max, Unknown)
+        else f"; {sm_count} SMs × {_ghz(nvml_max)} × {per_sm} FLOP/clk/SM would give "
+        f"{_tflops(sm_count, nvml_max, per_sm):,.1f}"
+    )
+    weak = "" if rated.source.primary else " (secondary source)"
+    basis[f"{key}_tflops"] = (
+        f"{value:,.1f} TFLOP/s as published for {rated.sku}{weak}: its firmware caps the "
+        f"tensor rate{uncapped}"
+    )
+    clocks[f"{key}_tflops"] = PeakClock(
+        clock_basis="published",
+        clock_mhz=None,
+        upper_bound=False,
+        rated_sku=rated.sku,
+        source_url=rated.source.url,
+        source_title=rated.source.title,
+        source_primary=rated.source.primary,
+        clock_note=rated.note_for(key),
+    )
+    return value
 
 
 # ---------------------------------------------------------------------------------------------

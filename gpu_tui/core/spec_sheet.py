@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpu_tui.core.devices.model import Accelerator, BackendStatus, CpuInfo, Inventory, MemoryInfo
+from gpu_tui.core.devices.model import (
+    Accelerator,
+    BackendStatus,
+    CpuInfo,
+    Inventory,
+    MemoryInfo,
+    Peaks,
+)
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.units import format_bandwidth, format_bytes, format_flops, format_mhz
 
@@ -154,40 +161,20 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
             gpu.max_memory_clock_mhz,
             _mhz(gpu.max_memory_clock_mhz),
         ),
-        _peak(
-            "gpu.peak_fp32",
-            "FP32 peak",
-            peaks.fp32_tflops,
-            sheet.fp32_tflops if sheet else None,
-            peaks.basis.get("fp32_tflops", ""),
-        ),
-        _peak(
-            "gpu.peak_tf32",
-            "TF32 peak (dense)",
-            peaks.tf32_tflops,
-            None,
-            peaks.basis.get("tf32_tflops", ""),
-        ),
+        *_peak_clock(peaks, "FP32"),
+        _peak("gpu.peak_fp32", "FP32 peak", peaks, "fp32", sheet.fp32_tflops if sheet else None),
+        *_peak_clock(peaks, "Tensor"),
+        _peak("gpu.peak_tf32", "TF32 peak (dense)", peaks, "tf32", None),
         _peak(
             "gpu.peak_bf16",
             "BF16 peak (dense)",
-            peaks.bf16_tflops,
+            peaks,
+            "bf16",
             sheet.bf16_tflops if sheet else None,
-            peaks.basis.get("bf16_tflops", ""),
         ),
+        _peak("gpu.peak_bf16", "FP16 peak (dense)", peaks, "fp16", None),
         _peak(
-            "gpu.peak_bf16",
-            "FP16 peak (dense)",
-            peaks.fp16_tflops,
-            None,
-            peaks.basis.get("fp16_tflops", ""),
-        ),
-        _peak(
-            "gpu.peak_fp8",
-            "FP8 peak (dense)",
-            peaks.fp8_tflops,
-            sheet.fp8_tflops if sheet else None,
-            peaks.basis.get("fp8_tflops", ""),
+            "gpu.peak_fp8", "FP8 peak (dense)", peaks, "fp8", sheet.fp8_tflops if sheet else None
         ),
         _bandwidth(
             peaks.memory_bandwidth_gbps,
@@ -261,9 +248,9 @@ def spec_sheet(inventory: Inventory) -> tuple[SpecSection, ...]:
     return tuple(sections)
 
 
-def _peak(
-    key: str, label: str, computed: Maybe[float], datasheet: float | None, basis: str
-) -> SpecRow:
+def _peak(key: str, label: str, peaks: Peaks, kind: str, datasheet: float | None) -> SpecRow:
+    computed: Maybe[float] = getattr(peaks, f"{kind}_tflops")
+    basis = peaks.basis.get(f"{kind}_tflops", "")
     note = basis
     if datasheet is not None:
         note = (
@@ -271,7 +258,41 @@ def _peak(
             if basis
             else f"datasheet {format_flops(datasheet)}"
         )
-    return row(key, label, computed, _tflops(computed), note=note)
+    rendered = _tflops(computed)
+    clock = peaks.clocks.get(f"{kind}_tflops")
+    if rendered is not None and clock is not None and clock.upper_bound:
+        # Computed at NVML's maximum clock: the vendor may rate the part lower.
+        rendered = f"at most {rendered}"
+    return row(key, label, computed, rendered, note=note)
+
+
+_TENSOR_KEYS = ("bf16_tflops", "fp16_tflops", "tf32_tflops", "fp8_tflops")
+
+
+def _peak_clock(peaks: Peaks, group: str) -> list[SpecRow]:
+    """A row saying which clock the FP32 (or tensor) peaks used, on whose word; none if unknown."""
+    keys = ("fp32_tflops",) if group == "FP32" else _TENSOR_KEYS
+    clock = next((peaks.clocks[k] for k in keys if k in peaks.clocks), None)
+    if clock is None:
+        return []
+    if clock.clock_basis == "published":
+        value = "as published" + ("" if clock.source_primary else " (weak source)")
+    else:
+        ghz = f"{(clock.clock_mhz or 0) / 1000:.3f}".rstrip("0").rstrip(".")
+        value = f"{ghz} GHz, " + ("NVIDIA-rated" if clock.clock_basis == "rated" else "NVML max")
+    notes = []
+    if clock.source_url:  # first, so a short explanation panel still shows where it is from
+        weak = "" if clock.source_primary else " (secondary source)"
+        title = clock.source_title or clock.source_url
+        notes.append(f"{clock.rated_sku}: {title}{weak}, {clock.source_url}")
+    notes.append(clock.clock_note)
+    if clock.upper_bound:
+        notes.append(
+            "so each peak is an upper bound: the real one may be lower, and a % of it "
+            "understates how close a run came"
+        )
+    label = f"{group} peak clock"
+    return [SpecRow("gpu.peak_clock", label, value, " · ".join(n for n in notes if n))]
 
 
 def _bandwidth(computed: Maybe[float], datasheet: float | None, basis: str) -> SpecRow:

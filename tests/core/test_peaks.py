@@ -1,12 +1,14 @@
-"""Theoretical peak arithmetic: the worked examples of accelerators.md, to 0.1 %."""
+"""Theoretical peak arithmetic: worked examples to 0.1 %, and which clock each peak used."""
 
 from __future__ import annotations
 
 import pytest
 
-from gpu_tui.core.devices.model import Peaks
+from gpu_tui.core.devices.model import PeakClock, Peaks
+from gpu_tui.core.devices.rated_clocks import RatedSku, find_rated
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.peaks import cpu_flops_per_cycle, cpu_fp32_peak, gpu_peaks, sku_class
+from gpu_tui.core.sources import Source
 
 NOT_READ = Unknown("not read")
 TIGHT = 1e-3  # relative: the reference rounds to one decimal place
@@ -16,10 +18,11 @@ def peaks_for(
     name: str,
     cc: str,
     sms: int,
-    mhz: int,
+    mhz: int | Unknown,
     mem_mhz: int | Unknown = NOT_READ,
     bus: int | Unknown = NOT_READ,
     vendor: str = "NVIDIA",
+    pci_device_id: int | Unknown | None = None,
 ) -> Peaks:
     return gpu_peaks(
         vendor=vendor,
@@ -29,6 +32,7 @@ def peaks_for(
         max_sm_clock_mhz=mhz,
         max_memory_clock_mhz=mem_mhz,
         memory_bus_width_bits=bus,
+        pci_device_id=pci_device_id,
     )
 
 
@@ -41,9 +45,19 @@ def test_h100_sxm_tensor_peak_uses_the_datasheet_tensor_clock() -> None:
     assert peaks.fp32_tflops == pytest.approx(66.9, rel=TIGHT)
     assert peaks.memory_bandwidth_gbps == pytest.approx(3352, rel=TIGHT)
     assert peaks.basis["bf16_tflops"].startswith(
-        "132 SMs × 1.83 GHz (datasheet tensor clock; NVML max 1.98 GHz) × 4096 FLOP/clk/SM"
+        "132 SMs × 1.83 GHz (NVIDIA's rated tensor clock for H100 SXM5 80GB; NVML max 1.98 GHz)"
+        " × 4096 FLOP/clk/SM"
     )
-    assert peaks.basis["fp32_tflops"].startswith("132 SMs × 1.98 GHz × 256 FLOP/clk/SM")
+    assert peaks.basis["fp32_tflops"].startswith(
+        "132 SMs × 1.98 GHz (NVIDIA's rated FP32 clock for H100 SXM5 80GB) × 256 FLOP/clk/SM"
+    )
+    bf16 = peaks.clocks["bf16_tflops"]
+    assert (bf16.clock_basis, bf16.clock_mhz, bf16.upper_bound) == ("rated", 1830, False)
+    assert (peaks.clocks["fp32_tflops"].clock_mhz, bf16.rated_sku) == (1980, "H100 SXM5 80GB")
+    assert (
+        bf16.source_url
+        == "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"
+    )
     assert peaks.basis["memory_bandwidth_gbps"] == (
         "2619 MHz × 5120 bit × 2 (double data rate) ÷ 8 bit/B = 3,352 GB/s"
     )
@@ -55,11 +69,115 @@ def test_h200_same_compute_as_h100_and_bandwidth_above_datasheet() -> None:
     assert peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
 
 
-def test_unknown_hopper_sku_uses_nvml_clock_and_says_it_may_overestimate() -> None:
-    # H100 PCIe: no published tensor clock in our sources → NVML max clock, flagged in basis.
-    peaks = peaks_for("NVIDIA H100 PCIe", "9.0", 114, 1755)
+def test_h100_pcie_tensor_peak_uses_the_clock_nvidias_figure_is_computed_at() -> None:
+    # NVML max 1755 MHz would give 114 × 1755 × 4096 = 819.5; NVIDIA's dense figure is 756.
+    peaks = peaks_for("NVIDIA H100 PCIe", "9.0", 114, 1755, pci_device_id=0x2331)
+    assert peaks.bf16_tflops == pytest.approx(114 * 1620 * 4096 / 1e6, rel=1e-9)
+    assert peaks.fp32_tflops == pytest.approx(114 * 1755 * 256 / 1e6, rel=1e-9)
+    assert (
+        "1.62 GHz (NVIDIA's rated tensor clock for H100 PCIe; NVML max 1.755 GHz)"
+        in (peaks.basis["bf16_tflops"])
+    )
+
+
+def test_a_sku_not_in_the_table_is_computed_at_nvml_max_as_an_upper_bound() -> None:
+    peaks = peaks_for("NVIDIA H800 PCIe", "9.0", 114, 1755)
     assert peaks.bf16_tflops == pytest.approx(114 * 1755 * 4096 / 1e6, rel=1e-9)
-    assert "may quote tensor peaks lower" in peaks.basis["bf16_tflops"]
+    assert peaks.basis["bf16_tflops"].startswith(
+        "upper bound: 114 SMs × 1.755 GHz (the maximum clock NVML reports; the vendor's rated "
+        "clock for this GPU is not in gpu-tui's table) × 4096 FLOP/clk/SM"
+    )
+    for key in ("fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops"):
+        assert peaks.clocks[key] == PeakClock(
+            clock_basis="nvml_max",
+            clock_mhz=1755,
+            upper_bound=True,
+            clock_note="the vendor's rated clock for this GPU is not in gpu-tui's table",
+        )
+
+
+def test_the_pci_device_id_keeps_another_board_of_the_same_name_off_the_rating() -> None:
+    # pci.ids: 0x2321 is H100L 94GB (H100 NVL), 0x2339 another GH100 board (H100 SXM5 94GB).
+    rated = peaks_for("NVIDIA H100 NVL", "9.0", 132, 1785, pci_device_id=0x2321)
+    other = peaks_for("NVIDIA H100 NVL", "9.0", 132, 1785, pci_device_id=0x2339)
+    unread = peaks_for("NVIDIA H100 NVL", "9.0", 132, 1785, pci_device_id=Unknown("NotSupported"))
+    assert rated.bf16_tflops == pytest.approx(132 * 1545 * 4096 / 1e6, rel=1e-9)
+    assert unread.bf16_tflops == rated.bf16_tflops  # the name alone names one row
+    assert other.bf16_tflops == pytest.approx(132 * 1785 * 4096 / 1e6, rel=1e-9)
+    assert other.clocks["bf16_tflops"].upper_bound
+    assert other.clocks["bf16_tflops"].clock_note == (
+        "gpu-tui's table rates 'NVIDIA H100 NVL' only with PCI device ID 0x2321; "
+        "NVML reports 0x2339"
+    )
+
+
+def test_a_board_with_other_sm_count_or_a_lower_maximum_is_not_given_the_rating() -> None:
+    cut_down = peaks_for("NVIDIA H100 80GB HBM3", "9.0", 114, 1980)
+    assert cut_down.clocks["bf16_tflops"].clock_note == (
+        "NVML reports 114 SMs; NVIDIA's rating for H100 SXM5 80GB is for 132"
+    )
+    assert cut_down.bf16_tflops == pytest.approx(114 * 1980 * 4096 / 1e6, rel=1e-9)
+    slower = peaks_for("NVIDIA H100 80GB HBM3", "9.0", 132, 1755)
+    assert slower.bf16_tflops == pytest.approx(132 * 1755 * 4096 / 1e6, rel=1e-9)
+    assert slower.clocks["bf16_tflops"].clock_note == (
+        "NVIDIA rates H100 SXM5 80GB at 1.83 GHz, above this board's maximum"
+    )
+
+
+def test_rated_clock_stands_in_when_nvml_reports_no_maximum_clock() -> None:
+    # torch under CUDA 13 no longer reports clocks: the bench's peaks still come out rated.
+    peaks = peaks_for("NVIDIA H100 80GB HBM3", "9.0", 132, Unknown("clock not reported by torch"))
+    assert peaks.bf16_tflops == pytest.approx(989.4, rel=TIGHT)
+    assert "NVML max" not in peaks.basis["bf16_tflops"]
+    unlisted = peaks_for("NVIDIA H800", "9.0", 132, Unknown("clock not reported by torch"))
+    assert unlisted.bf16_tflops == Unknown("max SM clock unknown: clock not reported by torch")
+
+
+def test_a_firmware_capped_part_shows_the_published_figure() -> None:
+    peaks = peaks_for("NVIDIA H20", "9.0", 78, 1980, pci_device_id=0x2329)
+    assert (peaks.bf16_tflops, peaks.fp16_tflops, peaks.tf32_tflops, peaks.fp8_tflops) == (
+        148.0,
+        148.0,
+        74.0,
+        296.0,
+    )
+    assert peaks.basis["bf16_tflops"] == (
+        "148.0 TFLOP/s as published for H20 (secondary source): its firmware caps the tensor "
+        "rate; 78 SMs × 1.98 GHz × 4096 FLOP/clk/SM would give 632.6"
+    )
+    bf16 = peaks.clocks["bf16_tflops"]
+    assert (bf16.clock_basis, bf16.clock_mhz, bf16.upper_bound) == ("published", None, False)
+    assert bf16.source_primary is False
+    # No FP32 figure is sourced: FP32 falls back to NVML's maximum, as an upper bound.
+    assert peaks.fp32_tflops == pytest.approx(78 * 1980 * 256 / 1e6, rel=1e-9)
+    assert (
+        peaks.clocks["fp32_tflops"].clock_note == "gpu-tui's table has no rated FP32 clock for H20"
+    )
+
+
+def test_rows_sharing_name_and_device_id_are_split_by_the_default_power_limit() -> None:
+    source = Source("https://example.invalid/doc", "says")
+    low, high = (
+        RatedSku(
+            "X 300 W", "NVIDIA X", 0x1234, 10, 1000, 900, source, "", power_limit_default_watts=w
+        )
+        for w in (300.0, 400.0)
+    )
+    table = (low, high)
+    assert (
+        find_rated(name="NVIDIA X", sm_count=10, power_limit_default_watts=400.0, table=table)
+        is high
+    )
+    unread = find_rated(name="NVIDIA X", sm_count=10, pci_device_id=0x1234, table=table)
+    assert unread == Unknown(
+        "2 SKUs in gpu-tui's table share the name 'NVIDIA X'; NVML did not report what tells "
+        "them apart"
+    )
+    assert find_rated(
+        name="NVIDIA X", sm_count=10, power_limit_default_watts=350.0, table=table
+    ) == Unknown(
+        "gpu-tui's table rates 'NVIDIA X' at other default power limits; NVML reports 350 W"
+    )
 
 
 def test_a100() -> None:
@@ -98,7 +216,10 @@ def test_geforce_4090_uses_boost_clock_not_nvml_max() -> None:
     peaks = peaks_for("NVIDIA GeForce RTX 4090", "8.9", 128, 3105, 10501, 384)
     assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)
-    assert "(datasheet clock; NVML max 3.10 GHz)" in peaks.basis["fp32_tflops"]
+    assert (
+        "2.52 GHz (NVIDIA's rated FP32 clock for GeForce RTX 4090; NVML max 3.105 GHz)"
+        in (peaks.basis["fp32_tflops"])
+    )
 
 
 def test_turing_t4_fp16_and_no_bf16() -> None:

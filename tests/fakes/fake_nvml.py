@@ -406,8 +406,13 @@ class FakeNvml(types.ModuleType):
         return str(self._get(self._enter("nvmlDeviceGetUUID", h), "uuid"))
 
     def nvmlDeviceGetPciInfo(self, h: Handle) -> _Struct:
-        bus_id = self._get(self._enter("nvmlDeviceGetPciInfo", h), "pci_bus_id")
-        return _Struct(busId=bus_id, busIdLegacy=bus_id[4:])
+        record = self._enter("nvmlDeviceGetPciInfo", h)
+        bus_id = self._get(record, "pci_bus_id")
+        fields: dict[str, object] = {"busId": bus_id, "busIdLegacy": bus_id[4:]}
+        # As nvidia-smi -q prints it ("Device Id : 0x233010DE"): device ID high, vendor low.
+        if record.get("pci_device_id") is not None:
+            fields["pciDeviceId"] = int(record["pci_device_id"], 16)
+        return _Struct(**fields)
 
     def nvmlDeviceGetArchitecture(self, h: Handle) -> int:
         return int(self._get(self._enter("nvmlDeviceGetArchitecture", h), "architecture"))

@@ -9,6 +9,7 @@ from textual.widgets import DataTable, OptionList, Static
 
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
+from tests.fakes.fake_nvml import FakeNvml
 
 
 def table_rows(app: GpuTuiApp) -> list[tuple[str, str]]:
@@ -93,3 +94,37 @@ async def test_keys_panel_and_quit(app_factory: Callable[..., GpuTuiApp]) -> Non
         assert not app.screen.query("HelpPanel")
         await pilot.press("q")
     assert app.return_code == 0
+
+
+async def test_the_peak_clock_rows_explain_the_rated_clock_and_name_its_source(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")  # the simulated H100 SXM, into its fields
+        rows = dict(table_rows(app))
+        assert rows["FP32 peak clock"] == "1.98 GHz, NVIDIA-rated"
+        assert rows["Tensor peak clock"] == "1.83 GHz, NVIDIA-rated"
+        labels = [label for label, _ in table_rows(app)]
+        await pilot.press(*["down"] * labels.index("Tensor peak clock"))
+        text = explanation(app)
+        assert "Tensor peak clock: 1.83 GHz, NVIDIA-rated" in text
+        assert "NVIDIA H100 Tensor Core GPU datasheet" in text
+        assert "Vendors quote peaks at a rated clock" in text
+        await pilot.press("down", "down")  # TF32 → BF16
+        assert "1.83 GHz (NVIDIA's rated tensor clock for H100 SXM5 80GB" in explanation(app)
+
+
+async def test_a_gpu_without_a_rated_clock_shows_its_peaks_as_upper_bounds(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    fake = FakeNvml.load("h200")
+    fake.devices[0]["pci_device_id"] = "0x233D10DE"  # pci.ids: H100 96GB, not the H200 board
+    app = app_factory(demo=False, nvml=fake)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down")  # CPU → Memory → the GPU
+        rows = dict(table_rows(app))
+        assert rows["BF16 peak (dense)"] == "at most 1,070.5 TFLOP/s"
+        assert rows["Tensor peak clock"] == "1.98 GHz, NVML max"

@@ -51,11 +51,36 @@ class MemoryInfo:
 
 
 @dataclass(frozen=True)
+class PeakClock:
+    """Which SM clock one compute peak was computed at, and on whose word.
+
+    ``clock_basis`` is ``"rated"`` (the vendor's rated clock for this SKU, from gpu-tui's table),
+    ``"nvml_max"`` (the maximum clock NVML reports: the SKU's rating is not in the table, so the
+    peak is an upper bound) or ``"published"`` (the vendor's own figure, used as is because the
+    part's firmware caps the rate below what SMs × clock would give).
+    """
+
+    clock_basis: str
+    clock_mhz: float | None
+    """The clock the peak was computed at; ``None`` for a published figure."""
+    upper_bound: bool
+    """True when the real peak may be lower (computed at NVML's maximum clock)."""
+    rated_sku: str | None = None
+    """The SKU of the table row that applied, e.g. ``H100 PCIe``."""
+    source_url: str | None = None
+    source_title: str | None = None
+    source_primary: bool | None = None
+    """False when only a secondary page states the figure (shown as weakly sourced)."""
+    clock_note: str = ""
+    """How the clock follows from the source, or why no rated clock applies."""
+
+
+@dataclass(frozen=True)
 class Peaks:
     """Theoretical dense peaks of an accelerator (TFLOP/s, fp32 accumulate) and memory bandwidth.
 
-    Every figure is computed from the device's own counts and clocks; ``basis`` says how.
-    Sparse (2:4) figures never appear here.
+    Every figure is computed from the device's own counts and clocks; ``basis`` says how and
+    ``clocks`` says which clock each compute peak used. Sparse (2:4) figures never appear here.
     """
 
     fp32_tflops: Maybe[float]
@@ -65,6 +90,8 @@ class Peaks:
     fp8_tflops: Maybe[float]
     memory_bandwidth_gbps: Maybe[float]
     basis: dict[str, str] = field(default_factory=dict)
+    clocks: dict[str, PeakClock] = field(default_factory=dict)
+    """Keyed like ``basis`` (``"bf16_tflops"`` …), for the compute peaks that are known."""
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,10 @@ def _read_device(nvml: ModuleType, h: object, index: int) -> Accelerator:
     max_mem = read(lambda: int(nvml.nvmlDeviceGetMaxClockInfo(h, nvml.NVML_CLOCK_MEM)))
     mig = read(lambda: int(nvml.nvmlDeviceGetMigMode(h)[0]) == nvml.NVML_DEVICE_MIG_ENABLE)
     product = name if isinstance(name, str) else f"GPU {index}"
+    # The name alone does not tell every GH100 board apart; the PCI device ID (the high half of
+    # pciDeviceId, e.g. 0x2330 for H100 SXM5 80GB) does, and picks the rated clock of the SKU.
+    device_id = read(lambda: int(nvml.nvmlDeviceGetPciInfo(h).pciDeviceId) >> 16)
+    default_power = read(lambda: nvml.nvmlDeviceGetPowerManagementDefaultLimit(h) / 1000)
 
     def threshold(kind: str) -> Maybe[int]:
         return read(lambda: int(nvml.nvmlDeviceGetTemperatureThreshold(h, getattr(nvml, kind))))
@@ -157,9 +161,7 @@ def _read_device(nvml: ModuleType, h: object, index: int) -> Accelerator:
         memory_bus_width_bits=bus_width,
         max_sm_clock_mhz=max_sm,
         max_memory_clock_mhz=max_mem,
-        power_limit_default_watts=read(
-            lambda: nvml.nvmlDeviceGetPowerManagementDefaultLimit(h) / 1000
-        ),
+        power_limit_default_watts=default_power,
         power_limit_enforced_watts=read(lambda: nvml.nvmlDeviceGetEnforcedPowerLimit(h) / 1000),
         pcie_generation_current=read(lambda: int(nvml.nvmlDeviceGetCurrPcieLinkGeneration(h))),
         pcie_generation_max=read(lambda: int(nvml.nvmlDeviceGetMaxPcieLinkGeneration(h))),
@@ -182,6 +184,8 @@ def _read_device(nvml: ModuleType, h: object, index: int) -> Accelerator:
             max_sm_clock_mhz=max_sm,
             max_memory_clock_mhz=max_mem,
             memory_bus_width_bits=bus_width,
+            pci_device_id=device_id,
+            power_limit_default_watts=default_power,
         ),
         datasheet=match_datasheet(product),
         mig_devices=_mig_devices(nvml, h) if mig is True else (),
