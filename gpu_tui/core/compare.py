@@ -71,9 +71,9 @@ def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
         ),
         _ranked(
             "Memory",
-            "GB",
-            Bar(label, memory / 1e9 if memory is not None else None, this=True),
-            [Bar(e.name, e.memory_gb) for e in refs],
+            "GiB",  # as vendors mean their "GB" of HBM and GDDR (2^30 bytes)
+            Bar(label, memory / 2**30 if memory is not None else None, this=True),
+            [Bar(e.name, e.memory_gib) for e in refs],
         ),
     )
 

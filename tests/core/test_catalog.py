@@ -6,9 +6,17 @@ import dataclasses
 
 import pytest
 
-from gpu_tui.core.catalog import CATALOG, CatalogEntry, find_entry, match_datasheet
+from gpu_tui.core.catalog import (
+    CATALOG,
+    FIGURES,
+    CatalogEntry,
+    cites,
+    find_entry,
+    match_datasheet,
+)
+from gpu_tui.core.sources import Source
 
-FIGURES = ("memory_gb", "bandwidth_tbps", "fp32_tflops", "bf16_tflops", "fp8_tflops", "tdp_watts")
+NUMBERS = ("memory_gib", "bandwidth_tbps", "fp32_tflops", "bf16_tflops", "fp8_tflops", "tdp_watts")
 
 
 def test_catalog_has_the_reference_rows() -> None:
@@ -48,11 +56,21 @@ def test_catalog_has_the_reference_rows() -> None:
 
 @pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.name)
 def test_every_figure_has_a_source_or_is_none(entry: CatalogEntry) -> None:
-    figures = [getattr(entry, name) for name in FIGURES]
-    if any(value is not None for value in figures):
-        assert entry.source.strip()
-    for value in figures:
+    for name in FIGURES:
+        value = getattr(entry, name)
+        assert (value is None) == (entry.source_of(name) is None), name
+    for value in (getattr(entry, name) for name in NUMBERS):
         assert value is None or (isinstance(value, int | float) and value > 0)
+    assert entry.source.strip()
+
+
+def test_an_entry_without_a_source_for_a_figure_is_refused() -> None:
+    sheet = Source("https://example.com/sheet", "80 GB", "a sheet")
+    with pytest.raises(ValueError, match="no source for year"):
+        CatalogEntry("X", "V", "A", 2024, 80, None, None, None, None, None, None, None,
+                     cites(memory_gib=sheet))  # fmt: skip
+    with pytest.raises(ValueError, match="not catalog figures"):
+        cites(sheet, price=sheet)
 
 
 @pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.name)
@@ -71,11 +89,12 @@ def test_known_sparse_figures_are_not_in_dense_fields() -> None:
     mi300x = find_entry("AMD Instinct MI300X")
     assert mi300x is not None
     assert mi300x.bf16_tflops == 1307.4
-    # GeForce 5090: only FP16-accumulate figures are published, so the FP32-accumulate field
-    # (the one the table promises) stays empty rather than holding a 2× figure.
+    # GeForce 5090: the FP32-accumulate rate (the one the table promises) is half the
+    # FP16-accumulate one, and the whitepaper prints it: 209.5, never the 419 of FP16 accumulate.
     rtx5090 = find_entry("NVIDIA GeForce RTX 5090")
     assert rtx5090 is not None
-    assert rtx5090.bf16_tflops is None
+    assert rtx5090.bf16_tflops == 209.5
+    assert rtx5090.bf16_sparse_tflops == 419
 
 
 @pytest.mark.parametrize(
@@ -128,9 +147,9 @@ def test_datasheet_carries_dense_figures_in_gbps() -> None:
     sheet = match_datasheet("NVIDIA H200")
     assert sheet is not None
     assert sheet.memory_bandwidth_gbps == 4800.0
-    assert sheet.bf16_tflops == 989
+    assert sheet.bf16_tflops == 989.5  # NVIDIA prints 1,979 with sparsity
     assert sheet.fp8_tflops == 1979
-    assert "h200" in sheet.source
+    assert "https://www.nvidia.com/en-us/data-center/h200/" in sheet.source
     a100 = match_datasheet("NVIDIA A100-SXM4-40GB")
     assert a100 is not None
     assert a100.memory_bandwidth_gbps == 1555.0

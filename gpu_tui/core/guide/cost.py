@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from gpu_tui.core.guide.prices import PRICES, PriceRow
 from gpu_tui.core.limits import Limit
+from gpu_tui.core.sources import Source
 
 HOURS_PER_YEAR = 8760
 
-SOURCE_FORMULAS = "shared/reference/accelerators.md, 'ROI / break-even: formula and worked numbers'"
+SOURCE_FORMULAS = (
+    "gpu-tui's own arithmetic: break-even is where a year of cloud hours at utilisation u costs "
+    "what the owned GPU costs that year (fixed + power × u); no outside formula is used"
+)
 
 
 @dataclass(frozen=True)
 class CostInputs:
     """On-prem inputs, per node unless the name says otherwise.
 
-    The defaults are the reference's worked example: one 8-GPU H100 node (sources per field in
-    ``INPUT_SOURCES``).
+    The defaults describe one 8-GPU H100 node (sources per field in ``INPUT_SOURCES``).
     """
 
     hardware_usd: float = 300_000.0
@@ -33,24 +37,36 @@ class CostInputs:
 
 
 INPUT_SOURCES: dict[str, str] = {
-    "hardware_usd": "within $270k (SemiAnalysis via epoch-research/training-cost-trends), "
-    "~$200k list + support (supercluster.blog), $300–400k (technolynx)",
+    "hardware_usd": "assumption inside published estimates for an 8×H100 node: ~$270k "
+    "(SemiAnalysis, via https://github.com/epoch-research/training-cost-trends), ~$200k list + "
+    "support (https://supercluster.blog/p/4-nvidia-dgx-h100-hardware), $300–400k "
+    "(https://www.technolynx.com/post/cloud-gpu-vs-on-premise-ai-accelerators-total-cost-"
+    "analysis); all secondary",
     "install_usd": "unsourced assumption (networking + installation)",
-    "gpus_per_node": "an HGX/DGX H100 node holds 8 GPUs",
-    "life_years": "assumption inside the 3–5 year depreciation range (alpineblockchain.com)",
-    "maintenance_fraction_per_year": "maintenance contracts ≈10 %/yr (alpineblockchain.com)",
-    "staff_usd_per_year": "inside 0.25–0.5 FTE, $20–50k per node-year (vultrbonus.com.br)",
-    "colo_usd_per_kw_year": "inside $450–900 per kW-year (disintermediate.global)",
-    "node_kw": "~10 kW for a DGX H100 (alpineblockchain.com); 10.2 kW datasheet not re-verified",
+    "gpus_per_node": "an HGX/DGX H100 node holds 8 GPUs (NVIDIA DGX H100 user guide, "
+    "https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html)",
+    "life_years": "assumption inside the 3–5 year depreciation range (secondary: "
+    "https://alpineblockchain.com/comparing-cloud-vs-on-prem-hpc-cost-performance)",
+    "maintenance_fraction_per_year": "maintenance contracts ≈10 %/yr (secondary: "
+    "https://alpineblockchain.com/comparing-cloud-vs-on-prem-hpc-cost-performance)",
+    "staff_usd_per_year": "inside 0.25–0.5 FTE, $20–50k per node-year (secondary: "
+    "https://vultrbonus.com.br/es/blog/cloud-gpu-vs-on-prem)",
+    "colo_usd_per_kw_year": "inside $450–900 per kW-year (secondary: "
+    "https://disintermediate.global/insights/on-prem-vs-cloud-gpu)",
+    "node_kw": 'NVIDIA DGX H100 user guide, power specifications: "10.2 kW max." '
+    "(https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html)",
     "idle_power_fraction": "unsourced assumption",
-    "pue": "Uptime Institute 2024 survey average (1.55–1.59 since 2020)",
+    "pue": "Uptime Institute Global Data Center Survey 2024 average (1.55–1.59 since 2020; the "
+    "2025 survey reports 1.54: https://datacenter.uptimeinstitute.com/rs/711-RIA-145/images/"
+    "2025.Annual.Survey.Report.pdf)",
     "usd_per_kwh": "inside EIA state commercial averages, ~9.8–24.5 ¢/kWh in April 2025 "
-    "(eia.gov Electric Power Monthly Table 5.6.A)",
+    "(EIA Electric Power Monthly Table 5.6.A, "
+    "https://www.eia.gov/electricity/monthly/epm_table_grapher.php?t=epmt_5_6_a)",
 }
 
 
 def input_sources(inputs: CostInputs) -> dict[str, str]:
-    """Each input's source: the reference's for a default value, "given" for a changed one."""
+    """Each input's source for a default value, "given by the user" for a changed one."""
     defaults = CostInputs()
     return {
         name: source if getattr(inputs, name) == getattr(defaults, name) else "given by the user"
@@ -95,7 +111,7 @@ def check_inputs(inputs: CostInputs) -> CostInputs:
 
 @dataclass(frozen=True)
 class GpuYear:
-    """On-prem cost of one GPU for one year, split as the reference splits it (US dollars)."""
+    """On-prem cost of one GPU for one year: fixed parts and power (US dollars)."""
 
     capex_usd: float
     maintenance_usd: float
@@ -172,18 +188,39 @@ class CloudPrice:
     label: str
     date: str
     source: str
+    """One line for people: the price pages (titles and addresses) the price stands for."""
+    sources: tuple[Source, ...] = ()
+    """The same pages as ``Source`` objects, each with the price as it printed it."""
 
 
-# The reference's break-even table, each price tied to the snapshot rows it stands for.
+def _stands_for(*rows: PriceRow) -> tuple[str, tuple[Source, ...]]:
+    """The citation line and sources of the snapshot rows a scenario price stands for."""
+    line = "; ".join(
+        f"{row.source.cite()} {row.source.url} (${row.usd_per_gpu_hour:g}, seen {row.date})"
+        for row in rows
+    )
+    return line, tuple(row.source for row in rows)
+
+
+def _row(provider: str, usd: float) -> PriceRow:
+    return next(r for r in PRICES if r.provider == provider and r.usd_per_gpu_hour == usd)
+
+
+def _price(usd: float, label: str, date: str, *rows: PriceRow) -> CloudPrice:
+    line, sources = _stands_for(*rows)
+    return CloudPrice(usd, label, date, line, sources)
+
+
+# Four H100 scenarios, round numbers each tied to the dated snapshot rows it stands for.
 REFERENCE_PRICES: tuple[CloudPrice, ...] = (
-    CloudPrice(2.50, "H100, neocloud low (RunPod Community 2.69, Akash 2.58)", "2026-09/10",
-               "tgarg01/silybench-data gpu_prices.csv; renshuBTC/compute-screener"),
-    CloudPrice(4.00, "H100, neocloud typical (Lambda 3.99, Modal 3.95, Nebius 3.85)",
-               "2026-05/09", "tgarg01/silybench-data gpu_prices.csv; techbytes.app"),
-    CloudPrice(7.00, "H100, AWS p5 after the June 2025 cut (6.88)", "2026-11-09",
-               "datareceipts/data-receipts 109-gpu-pricing/compare.json"),
-    CloudPrice(11.00, "H100, GCP a3-highgpu-1g on-demand (10.98)", "2026-09-26",
-               "tgarg01/silybench-data gpu_prices.csv"),
+    _price(2.50, "H100, neocloud low (RunPod Community 2.69, Akash 2.58)", "2026-09/10",
+           _row("RunPod Community", 2.69), _row("Akash (cross-provider low)", 2.58)),
+    _price(4.00, "H100, neocloud typical (Lambda 3.99, Modal 3.95, Nebius 3.85)", "2026-05/09",
+           _row("Lambda 8×", 3.99), _row("Modal", 3.95), _row("Nebius HGX", 3.85)),
+    _price(7.00, "H100, AWS p5 after the June 2025 cut (6.88)", "2026-11-09",
+           _row("AWS p5", 6.88)),
+    _price(11.00, "H100, GCP a3-highgpu-1g on-demand (10.98)", "2026-09-26",
+           _row("GCP a3-highgpu-1g (us-central1)", 10.98)),
 )  # fmt: skip
 
 REFERENCE_UTILIZATIONS: tuple[float, ...] = (0.3, 0.5, 0.7, 0.9)

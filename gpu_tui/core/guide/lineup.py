@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from gpu_tui.core.catalog import CatalogEntry
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
 from gpu_tui.core.fields import value_or_none
+from gpu_tui.core.sources import Source
 
 _SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
 
@@ -24,7 +25,7 @@ class LineupRow:
     vendor: str
     architecture: str
     year: int | None
-    memory_gb: float | None
+    memory_gib: float | None
     memory_type: str | None
     bandwidth_tbps: float | None
     fp32_tflops: float | None
@@ -32,10 +33,15 @@ class LineupRow:
     fp8_tflops: float | None
     tdp_watts: float | None
     source: str
+    """One line for people: the catalog's documents, or how this machine's figures were found."""
     notes: str = ""
     local: bool = False
     simulated: bool = False
     bf16_sparse_tflops: float | None = None
+    documents: tuple[Source, ...] = ()
+    """A catalog row's documents (titles and addresses), each once."""
+    weak: frozenset[str] = frozenset()
+    """Attributes whose only source is secondary: the table marks them as weakly sourced."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,7 @@ class Column:
 # Most telling first, so at 80 columns what scrolls off the right edge matters least.
 COLUMNS: tuple[Column, ...] = (
     Column("name", "Device", False),
-    Column("memory_gb", "Mem GB", True),
+    Column("memory_gib", "Mem GiB", True),
     Column("bandwidth_tbps", "TB/s", True),
     Column("bf16_tflops", "BF16", True),
     Column("fp8_tflops", "FP8", True),
@@ -75,14 +81,14 @@ def display_name(name: str, simulated: bool) -> str:
 
 
 def catalog_row(entry: CatalogEntry) -> LineupRow:
-    """A reference product as a row (its dense figures and one source for all of them)."""
+    """A reference product as a row: its dense figures, its documents, its weak figures."""
     return LineupRow(
         key=f"cat:{entry.name}",
         name=display_name(entry.name, simulated=False),
         vendor=entry.vendor,
         architecture=entry.architecture,
         year=entry.year,
-        memory_gb=entry.memory_gb,
+        memory_gib=entry.memory_gib,
         memory_type=entry.memory_type,
         bandwidth_tbps=entry.bandwidth_tbps,
         fp32_tflops=entry.fp32_tflops,
@@ -92,6 +98,8 @@ def catalog_row(entry: CatalogEntry) -> LineupRow:
         source=entry.source,
         notes=entry.notes,
         bf16_sparse_tflops=entry.bf16_sparse_tflops,
+        documents=entry.documents(),
+        weak=entry.weak_figures(),
     )
 
 
@@ -113,7 +121,7 @@ def accelerator_row(device: Accelerator) -> LineupRow:
         vendor=device.vendor,
         architecture=str(value_or_none(device.architecture) or "unknown"),
         year=None,
-        memory_gb=None if memory is None else memory / 1e9,
+        memory_gib=None if memory is None else memory / 2**30,
         memory_type="VRAM",
         bandwidth_tbps=None if bandwidth is None else bandwidth / 1000,
         fp32_tflops=value_or_none(peaks.fp32_tflops),
@@ -138,7 +146,7 @@ def cpu_row(cpu: CpuInfo, memory: MemoryInfo) -> LineupRow:
         vendor=vendor,
         architecture=str(value_or_none(cpu.microarchitecture) or cpu.architecture),
         year=None,
-        memory_gb=memory.total_bytes / 1e9,
+        memory_gib=memory.total_bytes / 2**30,
         memory_type="system RAM",
         bandwidth_tbps=None,
         fp32_tflops=None if gflops is None else gflops / 1000,
@@ -234,5 +242,5 @@ def bar_charts(rows: Iterable[LineupRow]) -> tuple[BarChart, ...]:
     return (
         chart("Memory bandwidth", "TB/s", [_bar(r, r.bandwidth_tbps) for r in rows]),
         chart("Dense BF16", "TFLOP/s", [bf16(r) for r in rows]),
-        chart("Memory", "GB", [_bar(r, r.memory_gb) for r in rows]),
+        chart("Memory", "GiB", [_bar(r, r.memory_gib) for r in rows]),
     )

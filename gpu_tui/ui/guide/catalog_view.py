@@ -22,18 +22,22 @@ from gpu_tui.core.guide.lineup import (
     local_rows,
     sort_rows,
 )
+from gpu_tui.core.sources import Source
 from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG, fit_label, number
 
 NAME_WIDTH = 26
 _BF16 = next(i for i, column in enumerate(COLUMNS) if column.attr == "bf16_tflops")
 
 
-def _cell(value: object, attr: str) -> str:
+WEAK_MARK = "†"
+"""Follows a figure only a secondary source states (the legend says so under the table)."""
+
+
+def _cell(value: object, attr: str, weak: bool = False) -> str:
     if value is None:
         return "—"
-    if isinstance(value, (int, float)) and attr != "year":
-        return number(float(value))
-    return str(value)
+    text = number(float(value)) if isinstance(value, int | float) and attr != "year" else str(value)
+    return text + WEAK_MARK if weak else text
 
 
 def name_cell(row: LineupRow, accent: str, warning: str, width: int = NAME_WIDTH) -> Text:
@@ -48,30 +52,42 @@ def name_cell(row: LineupRow, accent: str, warning: str, width: int = NAME_WIDTH
 
 
 def describe(row: LineupRow) -> Text:
-    """Every figure of one row, then its notes and its source (shown under the table)."""
+    """Every figure of one row, its documents (title, then address), then its notes."""
 
     missing = "unknown" if row.local else "n/p"
 
-    def fig(value: float | None, unit: str = "") -> str:
-        return missing if value is None else f"{number(value)}{unit}"
+    def fig(attr: str, unit: str = "") -> str:
+        value = getattr(row, attr)
+        if value is None:
+            return missing
+        text = str(value) if attr == "year" else number(float(value))
+        return f"{text}{WEAK_MARK if attr in row.weak else ''}{unit}"
 
     head = Text(row.name, style="bold")
-    facts = [row.vendor, row.architecture, *([str(row.year)] if row.year else [])]
-    memory = fig(row.memory_gb, " GB") if row.memory_gb is not None else f"memory {missing}"
-    memory += f" {row.memory_type}" if row.memory_type else ""
-    bf16 = fig(row.bf16_tflops)
+    facts = [row.vendor, row.architecture, *([fig("year")] if row.year else [])]
+    memory = fig("memory_gib", " GiB") if row.memory_gib is not None else f"memory {missing}"
+    if row.memory_type:
+        memory += f" {row.memory_type}{WEAK_MARK if 'memory_type' in row.weak else ''}"
+    bf16 = fig("bf16_tflops")
     if row.bf16_sparse_tflops is not None:
         bf16 += f" (2:4 sparse {number(row.bf16_sparse_tflops)})"
-    head.append(f" · {' '.join(facts)} · {memory} · {fig(row.bandwidth_tbps, ' TB/s')}")
-    head.append(f" · TFLOP/s dense BF16 {bf16}, FP8 {fig(row.fp8_tflops)}")
-    head.append(f", FP32 {fig(row.fp32_tflops)} · TDP {fig(row.tdp_watts, ' W')}")
-    # Source before notes: at 80×24 the last line is the one cut off.
-    head.append("\nsource: ", style="bold")
-    head.append(row.source)
+    head.append(f" · {' '.join(facts)} · {memory} · {fig('bandwidth_tbps', ' TB/s')}")
+    head.append(f" · TFLOP/s dense BF16 {bf16}, FP8 {fig('fp8_tflops')}")
+    head.append(f", FP32 {fig('fp32_tflops')} · TDP {fig('tdp_watts', ' W')}")
+    if row.weak:
+        head.append(f"  {WEAK_MARK} = only a secondary source states it", style="italic")
+    # Sources before notes: at 80×24 the last line is the one cut off. Titles first, so the
+    # names survive a narrow screen; the addresses follow where there is room.
+    if row.documents:
+        head.append("\nsources: ", style="bold")
+        head.append("; ".join(_citation(source) for source in row.documents))
+    else:
+        head.append("\nsource: ", style="bold")
+        head.append(row.source)
     if row.notes:
         head.append(f"\n{row.notes}", style="italic")
     figures = (
-        row.memory_gb,
+        row.memory_gib,
         row.bandwidth_tbps,
         row.bf16_tflops,
         row.fp8_tflops,
@@ -81,6 +97,11 @@ def describe(row: LineupRow) -> Text:
     if not row.local and None in figures:
         head.append("  n/p = not published", style="italic")
     return head
+
+
+def _citation(source: Source) -> str:
+    weak = f" ({WEAK_MARK} secondary)" if not source.primary else ""
+    return f"{source.title or source.url}{weak} {source.url}" if source.title else source.url
 
 
 class CatalogView(Widget):
@@ -188,8 +209,14 @@ class CatalogView(Widget):
         accent, warning = variables["text-accent"], variables["text-warning"]
         table.clear(columns=True)
         cells = [
-            [_cell(getattr(row, col.attr), col.attr) for col in COLUMNS[1:]] for row in self.rows
+            [_cell(getattr(row, col.attr), col.attr, col.attr in row.weak) for col in COLUMNS[1:]]
+            for row in self.rows
         ]
+        # A column with a marked figure keeps its digits in line: unmarked numbers leave room.
+        for i, col in enumerate(COLUMNS[1:]):
+            if col.numeric and any(r[i].endswith(WEAK_MARK) for r in cells):
+                for r in cells:
+                    r[i] = r[i] if r[i].endswith(WEAK_MARK) else r[i] + " "
         headers = []
         for index, col in enumerate(COLUMNS):
             arrow = (" ▼" if self.descending else " ▲") if index == self.sort_index else ""
@@ -213,7 +240,7 @@ class CatalogView(Widget):
             f"{len(self.rows) - local} of {len(self.catalog)} · ▶ this machine ({local})"
             f" · sorted by {column.label}{' ▼' if self.descending else ' ▲'}"
         )
-        table.border_subtitle = "s sort · r reverse · / filter"
+        table.border_subtitle = f"{WEAK_MARK} secondary source · s sort · r reverse · / filter"
         # Moving to the row it was already on posts no RowHighlighted, so refresh the detail here.
         cursor = table.cursor_row
         detail = describe(self.rows[cursor]) if 0 <= cursor < len(self.rows) else ""

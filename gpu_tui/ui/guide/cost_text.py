@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gpu_tui.core.guide import cost as c
-from gpu_tui.core.guide.prices import PRICES, SUMMARY
+from gpu_tui.core.guide.prices import PRICES, SUMMARY, cite
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def verdict(year: c.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Tex
 
 
 def breakdown(year: c.GpuYear) -> Text:
-    """The per-GPU-year split, as the reference splits it."""
+    """The per-GPU-year split: the fixed parts, then power above idle."""
     parts = (
         ("capex÷life", year.capex_usd),
         ("maintenance", year.maintenance_usd),
@@ -85,9 +85,9 @@ def breakdown(year: c.GpuYear) -> Text:
 
 
 def reference_table(year: c.GpuYear) -> Table:
-    """The reference's four H100 cloud prices, each with its break-even and its date."""
+    """Four H100 cloud price scenarios, each with its break-even, its date and its pages."""
     table = Table(
-        title="Break-even against reference H100 prices",
+        title="Break-even against H100 cloud prices",
         title_justify="left",
         expand=True,
         box=None,
@@ -131,7 +131,7 @@ def snapshot_table() -> Table:
             usd += f"–{row.usd_high:.2f}"
         kind = "" if row.kind == "on-demand" else f" [{row.kind}]"
         note = f"; {row.note}" if row.note else ""
-        table.add_row(row.gpu, Text(f"{row.provider}{kind}{note} ({row.source})"), usd, row.date)
+        table.add_row(row.gpu, Text(f"{row.provider}{kind}{note} ({cite(row)})"), usd, row.date)
     return table
 
 
