@@ -12,7 +12,7 @@ from gpu_tui.core.errors import UsageError
 T = TypeVar("T")
 
 NAME = "guide"
-HELP = "will a model fit (--fit PARAMS), and cloud vs on-prem cost (--cost)"
+HELP = "will a model fit (--fit MODEL), and cloud vs on-prem cost (--cost)"
 
 # Cost inputs settable from the command line: flag → CostInputs field.
 _COST_FLAGS: dict[str, tuple[str, str]] = {
@@ -61,14 +61,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The ranges live in the core, next to the arithmetic they keep finite.
     from gpu_tui.core.guide import cost as c
     from gpu_tui.core.guide import fit as f
-    from gpu_tui.core.guide.shapes import parse_params
+    from gpu_tui.core.guide.shapes import model_names, parse_params
 
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
         "--fit",
         type=checked(parse_params),
-        metavar="PARAMS",
-        help="model size: 8B, 70e9, 1.5T, or a known model (llama-3.1-70b, ...)",
+        metavar="MODEL",
+        help=f"a named model ({model_names()}), or a bare size (8B, 70e9, 1.5T) with an "
+        "assumed shape",
     )
     mode.add_argument("--cost", action="store_true", help="cloud vs on-prem for one GPU")
     parser.add_argument("--json", action="store_true", help="print JSON (schema_version 1)")
@@ -151,9 +152,9 @@ def _run_fit(args: argparse.Namespace) -> int:
         shape=shape,
     )
     # Input is checked above, before discovery (which may take a while on a GPU server).
-    # This machine's devices come first (marked local), then every reference accelerator.
-    found = discover(demo=args.demo).accelerators
-    local = tuple(f.accelerator_target(device) for device in found if not device.lost)
+    # This machine's devices come first (marked local), then every reference accelerator;
+    # the text ends with the answer for this machine.
+    local = f.machine_targets(discover(demo=args.demo))
     result = f.with_targets(result, local + f.catalog_targets())
     print(_strict_json(fit_json(result)) if args.json else "\n".join(fit_lines(result)))
     return 0

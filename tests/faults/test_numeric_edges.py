@@ -194,10 +194,13 @@ INPUTS = [
 
 @pytest.fixture(autouse=True)
 def no_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``guide --fit`` lists this machine's devices: these tests touch no driver."""
-    monkeypatch.setattr(
-        "gpu_tui.core.devices.discover", lambda *, demo=False: SimpleNamespace(accelerators=())
+    """``guide --fit`` lists this machine's devices and RAM: these tests touch no driver."""
+    machine = SimpleNamespace(
+        accelerators=(),
+        cpu=SimpleNamespace(model="Test CPU"),
+        memory=SimpleNamespace(total_bytes=24 * 2**30),
     )
+    monkeypatch.setattr("gpu_tui.core.devices.discover", lambda *, demo=False: machine)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
 from gpu_tui.core.bench.outputs import atomic_write
@@ -136,8 +138,33 @@ async def test_selected_row_shows_its_source(app_factory: Callable[..., GpuTuiAp
         app.query_one("#guide-table", DataTable).move_cursor(row=index)
         await pilot.pause()
         detail = text_of(app, "#guide-detail")
-        assert "141 GB" in detail
-        assert "source: nvidia.com/en-us/data-center/h200" in detail
+        assert "141 GiB HBM3e" in detail  # as NVIDIA means its "141GB"
+        assert "sources: NVIDIA H200 Tensor Core GPU, specifications" in detail
+        assert "https://www.nvidia.com/en-us/data-center/h200/" in detail
+        assert "2023" in detail  # NVIDIA launched it in November 2023
+
+
+async def test_weakly_sourced_figures_are_marked_with_a_legend(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.query_one("#guide-table", DataTable)
+        assert "† secondary source" in str(table.border_subtitle)
+        await type_into(pilot, app, "#guide-filter", "gaudi 2")
+        await pilot.press("escape")
+        view = app.query_one(CatalogView)
+        index = next(i for i, r in enumerate(view.rows) if r.name == "Intel Gaudi 2")
+        table.move_cursor(row=index)
+        await pilot.pause()
+        fp8 = [c.attr for c in COLUMNS].index("fp8_tflops")
+        assert table.get_row_at(index)[fp8].plain.strip() == "865†"
+        bf16 = [c.attr for c in COLUMNS].index("bf16_tflops")
+        assert table.get_row_at(index)[bf16].plain.strip() == "432"  # Intel's own slide
+        detail = text_of(app, "#guide-detail")
+        assert "FP8 865†" in detail
+        assert "† = only a secondary source states it" in detail
 
 
 async def test_simulated_device_is_labelled_everywhere(
@@ -164,7 +191,7 @@ async def test_no_gpu_still_places_the_cpu(app_factory: Callable[..., GpuTuiApp]
         assert not any("SIMULATED" in name for name in names)
         assert "▶ CPU: AMD EPYC" in names
         await pilot.press("f")
-        assert text_of(app, "#fit-summary").startswith("▶ CPU: AMD EPYC (RAM): fits on one")
+        assert text_of(app, "#fit-summary").startswith("▶ CPU: AMD EPYC (RAM): fits in RAM (64 %)")
 
 
 async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuTuiApp]) -> None:
@@ -174,7 +201,7 @@ async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuT
         await pilot.press("f")
         view = app.query_one(FitView)
         needed = {p.target.name: p.devices_needed for p in view.placements}
-        assert needed["H100 SXM"] == 1  # the default 8B fits on one
+        assert needed["H100 SXM"] == 1  # the default Llama 3.1 8B fits on one
         await pilot.press(*"70B")  # the focused, selected size input is replaced
         needed = {p.target.name: p.devices_needed for p in view.placements}
         assert needed["H100 SXM"] == 2
@@ -191,6 +218,41 @@ async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuT
         needed = {p.target.name: p.devices_needed for p in view.placements}
         assert needed["H100 SXM"] == 1
         assert "35.0 GB = 70B params × 0.5 B (int4)" in text_of(app, "#fit-summary")
+
+
+async def test_fit_names_models_and_labels_an_assumed_shape(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        summary = text_of(app, "#fit-summary")
+        assert "Weights     16.1 GB = 8.03B params × 2 B (bf16)" in summary
+        assert summary.endswith("Llama 3.1 8B as published")
+        await type_into(pilot, app, "#fit-params", "70B")
+        assert text_of(app, "#fit-summary").endswith("assumed shape (Llama 3.1 70B's)")
+        await type_into(pilot, app, "#fit-params", "DeepSeek-V3")
+        summary = text_of(app, "#fit-summary")
+        assert "Weights  1,342.0 GB = 671B params × 2 B (bf16); 37B active" in summary
+        assert (
+            "KV cache     0.3 GB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
+        )
+        # Every line of the summary fits the 80-column pane, so none is cut off.
+        assert all(len(line) <= 78 for line in summary.splitlines())
+        await type_into(pilot, app, "#fit-context", "128000")
+        await type_into(pilot, app, "#fit-batch", "8")
+        for model in ("gpt-oss-120b", "qwen3-235b-a22b", "llama-3.1-405b", "DeepSeek-V3"):
+            await type_into(pilot, app, "#fit-params", model)
+            summary = text_of(app, "#fit-summary")
+            assert len(summary.splitlines()) == 4
+            assert all(len(line) <= 78 for line in summary.splitlines()), summary
+        view = app.query_one(FitView)
+        h100 = next(p for p in view.placements if p.target.name == "H100 SXM")
+        assert view.result is not None
+        assert h100.decode_tokens_per_second_max == pytest.approx(
+            h100.devices_needed * 3.35e12 / view.result.bytes_read_per_step
+        )
 
 
 async def test_fit_context_batch_and_bad_input(app_factory: Callable[..., GpuTuiApp]) -> None:
@@ -216,7 +278,15 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         results = text_of(app, "#cost-results")
         assert "Break-even 91.5 % utilisation" in results
         assert "2026-09/10" in results  # the price's date is shown with it
-        assert "RunPod Community" in text_of(app, "#cost-source")
+        source = text_of(app, "#cost-source")
+        assert "RunPod Community" in source
+        assert "https://www.runpod.io/pricing" in source  # the price page, not a file path
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(app.query_one("#cost-tables", Static).content)
+        tables = console.export_text()
+        assert "shared/" not in tables
+        assert "accelerators.md" not in tables
+        assert "https://www.runpod.io/pricing" in tables
         await pilot.press(*"4.00")
         assert "Break-even 55.7 % utilisation" in text_of(app, "#cost-results")
         await pilot.press("down")  # ↓ moves to the next input, whose source shows below

@@ -7,12 +7,10 @@ from typing import Any
 
 from gpu_tui.core.guide import cost as c
 from gpu_tui.core.guide import fit as f
+from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
+from gpu_tui.core.sources import Source
 
 SCHEMA_VERSION = 1
-
-
-def _gb(value: float) -> str:
-    return f"{value / 1e9:,.1f} GB"
 
 
 def _pct(value: float) -> str:
@@ -31,35 +29,130 @@ def _opt(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def _source(source: Source) -> dict[str, Any]:
+    return {
+        "title": source.title,
+        "url": source.url,
+        "says": source.says,
+        "primary": source.primary,
+    }
+
+
+def formula_sources(result: f.FitResult) -> dict[str, Source]:
+    """The sources of the formulas this result used, by what they give."""
+    shape = result.shape.shape
+    sources = {
+        "weights": f.SOURCE_WEIGHTS,
+        "kv_cache": f.SOURCE_KV,
+        "decode": f.SOURCE_DECODE,
+        "flops": f.SOURCE_FLOPS,
+        "memory_unit": f.SOURCE_MEMORY_UNIT,
+        "driver_memory": f.SOURCE_DRIVER_MEMORY,
+    }
+    if shape.moe:
+        sources["moe"] = f.SOURCE_MOE
+    # MLA's and the sliding window's cache layouts are in the models' own code.
+    if shape.mla:
+        sources["kv_cache"] = SOURCE_MLA_CACHE
+    elif shape.window_layers:
+        sources["kv_cache"] = SOURCE_WINDOW_CACHE
+    return sources
+
+
+def gb(value: float | None) -> str:
+    """Bytes as GB (10⁹ bytes), one decimal: every size in the fit is shown this way."""
+    return "—" if value is None else f"{value / f.GB:,.1f} GB"
+
+
+def kv_formula(result: f.FitResult, *, short: bool = False) -> str:
+    """How the KV cache was counted, with the model's numbers in it."""
+    shape = result.shape.shape
+    width = f.DTYPE_BYTES[result.kv_dtype]
+    dims, tokens = ("", "tok") if short else (" dims", "tokens")
+    tail = f"{result.context:,} {tokens} × {result.batch}"
+    if shape.mla:
+        return (
+            f"{shape.layers} layers × ({shape.kv_lora_rank} + {shape.rope_head_dim}) latent × "
+            f"{width:g} B × {tail}"
+        )
+    # The short form stays one 80-column line up to 3-digit layer counts and 6-digit contexts.
+    heads = f"{shape.kv_heads} KV{'' if short else ' heads'} × {shape.head_dim}{dims}"
+    if shape.window_layers:
+        full = shape.layers - shape.window_layers
+        window = min(result.context, shape.window)
+        if short:
+            return (
+                f"2 × {width:g} B × {heads} × ({full}×{result.context:,} + "
+                f"{shape.window_layers}×{window:,}) tok × {result.batch}"
+            )
+        return (
+            f"2 × {width:g} B × {heads} × ({full} layers × {result.context:,} + "
+            f"{shape.window_layers} windowed × {window:,}) {tokens} × {result.batch}"
+        )
+    return f"2 × {width:g} B × {shape.layers} layers × {heads} × {tail}"
+
+
+def read_formula(result: f.FitResult) -> str:
+    """What one decode step reads: the weights it touches and every sequence's KV cache."""
+    shape = result.shape.shape
+    weights = gb(result.weight_bytes_read_per_step)
+    if shape.moe:
+        touched = (
+            f"{result.active_params / 1e9:,.4g}B active; {result.experts_read} of "
+            f"{shape.experts} experts per layer for {result.batch} sequence"
+            f"{'' if result.batch == 1 else 's'} → {result.params_read_per_step / 1e9:,.4g}B"
+        )
+    else:
+        touched = f"all {result.params / 1e9:,.4g}B parameters"
+    return f"{weights} of weights ({touched}) + {gb(result.kv_cache_bytes)} of KV cache"
+
+
 def fit_json(result: f.FitResult) -> dict[str, Any]:
     """``gpu-tui guide --fit --json``: bytes as integers, rates with units in the names."""
     shape = result.shape.shape
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "fit",
+        "units": "sizes in bytes; the text shows them in GB = 10^9 bytes",
         "params": result.params,
+        "active_params": result.active_params,
         "dtype": result.dtype,
         "kv_dtype": result.kv_dtype,
         "context_tokens": result.context,
         "batch": result.batch,
         "shape": {
             "name": shape.name,
-            "layers": shape.layers,
-            "kv_heads": shape.kv_heads,
-            "head_dim": shape.head_dim,
+            "key": shape.key or None,
             "exact": result.shape.exact,
             "how": result.shape.how,
+            "attention": "mla" if shape.mla else "gqa",
+            "layers": shape.layers,
+            "hidden": shape.hidden,
+            "heads": shape.heads,
+            "kv_heads": shape.kv_heads,
+            "head_dim": shape.head_dim,
+            "kv_lora_rank": shape.kv_lora_rank,
+            "rope_head_dim": shape.rope_head_dim,
+            "window_layers": shape.window_layers,
+            "window_tokens": shape.window,
+            "experts": shape.experts,
+            "active_experts": shape.active_experts,
+            "sources": [_source(s) for s in shape.sources],
         },
         "weight_bytes": round(result.weight_bytes),
         "kv_cache_bytes": round(result.kv_cache_bytes),
+        "kv_cache_bytes_per_sequence": round(result.kv_cache_bytes / result.batch),
         "kv_cache_bytes_per_token": round(result.kv_bytes_per_token),
         "total_bytes": round(result.total_bytes),
-        "sources": {
-            "weights": f.SOURCE_WEIGHTS,
-            "kv_cache": f.SOURCE_KV,
-            "decode": f.SOURCE_DECODE,
-        },
-        "note": f.CAPACITY_NOTE,
+        "params_read_per_step": result.params_read_per_step,
+        "experts_read_per_layer": result.experts_read,
+        "weight_bytes_read_per_step": round(result.weight_bytes_read_per_step),
+        "bytes_read_per_step": round(result.bytes_read_per_step),
+        "flops_per_token": result.flops_per_token,
+        "sources": {name: _source(s) for name, s in formula_sources(result).items()},
+        "note": " ".join(
+            [f.UNITS_NOTE, f.CAPACITY_NOTE, f.DECODE_NOTE, *([f.MOE_NOTE] if shape.moe else [])]
+        ),
         "devices": [
             {
                 "name": p.target.name,
@@ -67,30 +160,40 @@ def fit_json(result: f.FitResult) -> dict[str, Any]:
                 "memory_bytes": None
                 if p.target.memory_bytes is None
                 else round(p.target.memory_bytes),
+                "memory_basis": p.target.memory_basis,
                 "bandwidth_bytes_per_second": _opt(p.target.bandwidth_bytes_per_second, 0),
                 "devices_needed": p.devices_needed,
                 "fraction_of_one_device": _opt(p.fraction_of_one, 4),
                 "decode_tokens_per_second_max": _opt(p.decode_tokens_per_second_max, 2),
+                "decode_tokens_per_second_max_all_sequences": _opt(
+                    None
+                    if p.decode_tokens_per_second_max is None
+                    else p.decode_tokens_per_second_max * result.batch,
+                    2,
+                ),
                 "source": p.target.source,
             }
             for p in result.placements
         ],
+        "this_machine": f.this_machine(result),
     }
 
 
 def fit_lines(result: f.FitResult) -> list[str]:
-    """The fit as text: the arithmetic, then one line per device with numbered sources."""
+    """The fit as text: the arithmetic, one line per device, the sources, then this machine."""
     shape = result.shape.shape
-    kv_width = f.DTYPE_BYTES[result.kv_dtype]
+    model = shape.name if result.shape.exact else f"{result.params / 1e9:,.4g}B parameters"
     lines = [
-        f"Will it fit: {result.params / 1e9:g}B parameters, {result.dtype} weights, "
-        f"{result.kv_dtype} KV cache, context {result.context:,}, batch {result.batch}",
-        f"  weights   {_gb(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
-        f"{f.DTYPE_BYTES[result.dtype]:g} B",
-        f"  KV cache  {_gb(result.kv_cache_bytes):>11}  = 2 × {kv_width:g} B × "
-        f"{shape.layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} dims × "
-        f"{result.context:,} tokens × {result.batch}",
-        f"  total     {_gb(result.total_bytes):>11}  (no activations or framework overhead)",
+        f"Will it fit: {model}, {result.dtype} weights, {result.kv_dtype} KV cache, "
+        f"context {result.context:,}, batch {result.batch} (sizes in GB = 10⁹ bytes)",
+        f"  weights   {gb(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
+        f"{f.DTYPE_BYTES[result.dtype]:g} B"
+        + (" (every expert stays in memory)" if shape.moe else ""),
+        f"  KV cache  {gb(result.kv_cache_bytes):>11}  = {kv_formula(result)}",
+        f"  total     {gb(result.total_bytes):>11}  (no activations or framework overhead)",
+        f"  read/step {gb(result.bytes_read_per_step):>11}  = {read_formula(result)}",
+        f"  compute   {result.flops_per_token / 1e9:>7,.1f} GFLOP per token = 2 × "
+        f"{result.active_params / 1e9:,.4g}B active parameters",
         f"  shape: {result.shape.how}",
         "",
         f"  {'device':<30} {'memory':>9} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
@@ -99,28 +202,32 @@ def fit_lines(result: f.FitResult) -> list[str]:
     for p in result.placements:
         if p.target.source not in sources:
             sources.append(p.target.source)
-        memory = "—" if p.target.memory_bytes is None else _gb(p.target.memory_bytes)
         needed = "—" if p.devices_needed is None else str(p.devices_needed)
-        # One decimal, so "100.2 %" shows why a 141 GB model needs two 141 GB devices.
+        # One decimal, so "100.2 %" shows why a model just over one device's memory needs two.
         share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
         name = _short(p.target.name, 30)
         lines.append(
-            f" {mark}{name:<30} {memory:>9} {needed:>6} {share:>7} {decode:>14}"
-            f"  [{sources.index(p.target.source) + 1}]"
+            f" {mark}{name:<30} {gb(p.target.memory_bytes):>9} {needed:>6} {share:>7} "
+            f"{decode:>14}  [{sources.index(p.target.source) + 1}]"
         )
     lines += [
         "",
-        "  * = found on this machine. '—' = not published.",
-        "  decode ≤ devices × bandwidth ÷ weight bytes (per sequence, ideal tensor parallelism;",
-        "  KV reads and communication make it lower).",
-        f"  {f.CAPACITY_NOTE}",
-        f"  Formulas: {f.SOURCE_WEIGHTS}; {f.SOURCE_KV}; {f.SOURCE_DECODE}",
-        "  Sources:",
+        "  * = found on this machine. '—' = not published. Decode is per sequence.",
+        f"  {f.DECODE_NOTE}",
+        *([f"  {f.MOE_NOTE}"] if shape.moe else []),
+        f"  {f.UNITS_NOTE} {f.CAPACITY_NOTE}",
+        "  Formulas:",
+        *(f"    {name}: {s.cite()} — {s.url}" for name, s in formula_sources(result).items()),
     ]
+    if result.shape.exact:
+        lines.append(f"  {shape.name}'s configuration:")
+        lines += [f"    {s.cite()} — {s.url}: {s.says}" for s in shape.sources]
+    lines.append("  Device sources:")
     lines += [f"  [{i}] {source}" for i, source in enumerate(sources, start=1)]
+    lines.append(f.this_machine(result))
     return lines
 
 

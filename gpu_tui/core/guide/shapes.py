@@ -1,49 +1,21 @@
-"""Known model shapes (layers, KV heads, head size) for the KV-cache arithmetic, with sources."""
+"""Which shape a model gets: a named model's published configuration, or an assumed one."""
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.guide.models import NAMED_MODELS, ModelShape, find_model
 from gpu_tui.core.limits import shown
 
-_SRC_LLAMA3 = "The Llama 3 Herd of Models, Meta AI, July 2024, Table 3 (layers, KV heads, dims)"
-_SRC_LLAMA2 = "Llama 2: Open Foundation and Fine-Tuned Chat Models, Meta AI, July 2023 (MHA)"
+__all__ = ["ModelShape", "ShapeChoice", "check_params", "choose_shape", "parse_params"]
 
-
-@dataclass(frozen=True)
-class ModelShape:
-    """What sets the size of a decoder-only transformer's KV cache."""
-
-    key: str
-    """What a user types to pick it, e.g. ``llama-3.1-70b``."""
-    name: str
-    params: float
-    """Nominal parameter count (the number in the name): the weights arithmetic uses it."""
-    layers: int
-    kv_heads: int
-    head_dim: int
-    source: str
-
-
-# Nominal sizes are distinct so a bare "8B" or "70e9" picks exactly one shape.
-KNOWN_SHAPES: tuple[ModelShape, ...] = (
-    ModelShape("llama-2-7b", "Llama 2 7B", 7e9, 32, 32, 128, _SRC_LLAMA2),
-    ModelShape("llama-3.1-8b", "Llama 3.1 8B", 8e9, 32, 8, 128, _SRC_LLAMA3),
-    ModelShape("llama-2-13b", "Llama 2 13B", 13e9, 40, 40, 128, _SRC_LLAMA2),
-    ModelShape("llama-3.1-70b", "Llama 3.1 70B", 70e9, 80, 8, 128, _SRC_LLAMA3),
-    ModelShape("llama-3.1-405b", "Llama 3.1 405B", 405e9, 126, 8, 128, _SRC_LLAMA3),
-)
-
-# The rule for sizes not in the table borrows only from the Llama 3.1 family: it is the
-# modern grouped-query-attention baseline, whereas Llama 2's full multi-head attention would
-# inflate the KV estimate 4-5x for a model that most likely uses GQA.
-_FALLBACK_FAMILY = tuple(s for s in KNOWN_SHAPES if s.key.startswith("llama-3.1"))
-
-# A size counts as "that model" when within 2 %, so 8.03e9 still picks Llama 3.1 8B.
-_MATCH_TOLERANCE = 0.02
+# A bare size borrows the shape of the nearest Llama 3.1 model: the modern dense GQA baseline.
+# Llama 2's full multi-head attention would inflate the KV estimate 4-5x for a model that most
+# likely uses GQA, and an MoE or MLA guess would need figures a bare size does not give.
+_ASSUMED_FROM = tuple(m for m in NAMED_MODELS if m.key.startswith("llama-3.1-"))
 
 # From a toy model to a hundred trillion parameters (today's largest are a few trillion).
 MIN_PARAMS = 1e3
@@ -56,24 +28,26 @@ _NUMBER = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(?:e([+-]?\d+))?\s*([kmbt]?)", re.AS
 
 @dataclass(frozen=True)
 class ShapeChoice:
-    """The shape used for the KV cache and how it was chosen (shown next to the KV figure)."""
+    """The shape used for the KV cache and decode, and how it was chosen (shown beside them)."""
 
     shape: ModelShape
     exact: bool
-    """True when the size is a known model's; False when the documented rule borrowed it."""
+    """True for a named model's published configuration; False for an assumed shape."""
     how: str
+    borrowed_from: str = ""
+    """For an assumed shape, the named model whose shape it borrows."""
 
 
 def parse_params(text: str) -> tuple[float, ModelShape | None]:
-    """``"8B"``, ``"70e9"``, ``"1.5T"`` or a known model key → (parameters, its shape if named).
+    """``"8B"``, ``"70e9"``, ``"1.5T"`` or a named model → (parameters, its shape if named).
 
+    Names are case-insensitive (``Llama-3.1-70B``, ``deepseek-v3``, ``gpt-oss-120b``).
     Raises ``UsageError`` with a one-line message for anything else.
     """
-    cleaned = text.strip().lower()
-    for shape in KNOWN_SHAPES:
-        if cleaned == shape.key:
-            return shape.params, shape
-    match = _NUMBER.fullmatch(cleaned)
+    named = find_model(text)
+    if named is not None:
+        return named.params, named
+    match = _NUMBER.fullmatch(text.strip().lower())
     if match is None:
         raise _refusal(shown(text))
     mantissa, exponent, suffix = match.groups()
@@ -92,26 +66,36 @@ def check_params(params: float) -> float:
     return params
 
 
+def model_names() -> str:
+    """The named models, comma-separated, for help texts."""
+    return ", ".join(m.key for m in NAMED_MODELS)
+
+
 def _refusal(got: str) -> UsageError:
-    known = ", ".join(s.key for s in KNOWN_SHAPES)
     return UsageError(
         "model size must be a parameter count between 1K and 100T, like 8B, 70e9 or 1.5T, "
-        f"or one of {known}; got {got}"
+        "or a named model such as llama-3.1-70b, mixtral-8x7b, deepseek-v3, qwen3-235b-a22b "
+        f"or gpt-oss-120b (gpu-tui guide --help lists them); got {got}"
     )
 
 
 def choose_shape(params: float, named: ModelShape | None = None) -> ShapeChoice:
-    """The known shape for this size, or the documented rule's borrowed one."""
+    """The named model's configuration, or for a bare size the assumed shape.
+
+    A bare size is never matched to a model of about that size: "70B" may be any 70B model, so
+    its shape is labelled assumed even where it borrows from Llama 3.1 70B.
+    """
     if named is not None:
-        return ShapeChoice(named, True, f"{named.name} ({named.source})")
-    for shape in KNOWN_SHAPES:
-        if abs(params - shape.params) <= _MATCH_TOLERANCE * shape.params:
-            return ShapeChoice(shape, True, f"{shape.name} ({shape.source})")
+        titles = "; ".join(source.cite() for source in named.sources)
+        return ShapeChoice(named, True, f"{named.name}, published configuration ({titles})")
     # Nearest on a log scale: 30B is "between" 8B and 70B by ratio, not by difference.
-    nearest = min(_FALLBACK_FAMILY, key=lambda s: abs(math.log(params / s.params)))
+    nearest = min(_ASSUMED_FROM, key=lambda m: abs(math.log(params / m.params)))
+    assumed = replace(nearest, key="", name=f"{params / 1e9:,.4g}B (assumed shape)", params=params)
     return ShapeChoice(
-        nearest,
+        assumed,
         False,
-        f"assumed: no known model of this size, so the shape of {nearest.name} (the nearest "
-        f"Llama 3.1 size on a log scale) is borrowed; {nearest.source}",
+        f"assumed shape: a bare size names no model, so it borrows {nearest.name}'s "
+        f"({nearest.layers} layers, {nearest.kv_heads} KV heads × {nearest.head_dim}, dense), "
+        "the nearest Llama 3.1 size on a log scale; name a model for its own",
+        nearest.name,
     )

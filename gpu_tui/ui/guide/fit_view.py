@@ -1,4 +1,4 @@
-"""Will it fit: model size, precision, context, batch in; memory, devices, decode bound out."""
+"""Will it fit: model, precision, context, batch in; memory, devices, decode ceiling out."""
 
 from __future__ import annotations
 
@@ -17,41 +17,31 @@ from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import fit as f
 from gpu_tui.core.guide.lineup import display_name
+from gpu_tui.core.guide.report import gb, kv_formula, read_formula
 from gpu_tui.core.guide.shapes import parse_params
 from gpu_tui.ui.guide.catalog_view import NAME_WIDTH
 from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG, fit_label
 
 DTYPES = ("fp32", "bf16", "fp8", "int4")
+DEFAULT_MODEL = "llama-3.1-8b"
 FORMULAS = (
-    "Formulas: weights = params × bytes (docs.coreweave.com); KV = 2 × bytes × layers × "
-    "KV heads × head dim × context × batch (kv-cache-size README); decode ≤ devices × "
-    "bandwidth ÷ weight bytes (jax-ml/scaling-book roofline.md)."
+    f"Formulas ({f.SOURCE_DECODE.url}): weights = params × bytes; KV = 2 × bytes × layers × "
+    "KV heads × head dim × context × batch (MLA: layers × (latent + RoPE dim) × bytes × "
+    "context × batch); decode ≤ devices × bandwidth ÷ (weights read + batch × KV per sequence)."
 )
 
 
 def local_targets(inventory: Inventory | None) -> tuple[f.Target, ...]:
-    """This machine's accelerators, then its system RAM (a CPU can run a model too)."""
+    """This machine's accelerators, then its system RAM, named as in the Catalog table."""
     if inventory is None:
         return ()
-    gpus = tuple(
-        f.Target(
-            display_name(d.name, d.simulated),
-            t.memory_bytes,
-            t.bandwidth_bytes_per_second,
-            t.source,
-            local=True,
-        )
-        for d in inventory.accelerators
-        if not d.lost
-        for t in (f.accelerator_target(d),)
+    *gpus, ram = f.machine_targets(inventory)
+    devices = [d for d in inventory.accelerators if not d.lost]
+    named = (
+        replace(t, name=display_name(d.name, d.simulated))
+        for d, t in zip(devices, gpus, strict=True)
     )
-    ram = f.local_target(
-        f"CPU: {inventory.cpu.model} (RAM)",
-        inventory.memory.total_bytes,
-        None,
-        "this machine: system RAM (/proc/meminfo); gpu-tui computes no CPU memory bandwidth",
-    )
-    return (*gpus, ram)
+    return (*named, ram)
 
 
 def _ranked(placements: tuple[f.Placement, ...]) -> tuple[f.Placement, ...]:
@@ -66,10 +56,6 @@ def _ranked(placements: tuple[f.Placement, ...]) -> tuple[f.Placement, ...]:
         ),
     )
     return (*local, *rest)
-
-
-def _gb(value: float | None) -> str:
-    return "—" if value is None else f"{value / 1e9:,.1f} GB"
 
 
 class FitView(Widget):
@@ -93,7 +79,11 @@ class FitView(Widget):
         with Horizontal(id="fit-inputs"):
             yield Label("Model", classes="field-label")
             yield Input(
-                "8B", id="fit-params", compact=True, tooltip="8B, 70e9, 1.5T or llama-3.1-70b"
+                DEFAULT_MODEL,
+                id="fit-params",
+                compact=True,
+                tooltip="a named model (llama-3.1-70b, mixtral-8x7b, deepseek-v3, qwen3-32b, "
+                "gpt-oss-120b, ...) or a bare size with an assumed shape (8B, 70e9, 1.5T)",
             )
             yield Label("Precision", classes="field-label")
             options = [(d, d) for d in DTYPES]
@@ -165,26 +155,28 @@ class FitView(Widget):
         self.show_detail(table.cursor_row)
 
     def summary(self, result: f.FitResult) -> Text:
-        """The arithmetic, with this machine's answer first."""
+        """The arithmetic, with this machine's answer first; four lines that fit in 80 columns."""
         shape = result.shape.shape
-        kv_width = f.DTYPE_BYTES[result.kv_dtype]
         text = Text()
         first_local = next((p for p in self.placements if p.target.local), None)
         if first_local is not None:
             text.append(self.verdict(first_local) + "\n", style="bold")
+        active = f"; {result.active_params / 1e9:,.4g}B active" if shape.moe else ""
         text.append(
-            f"Weights  {_gb(result.weight_bytes):>10} = {result.params / 1e9:,.4g}B "
-            f"params × {f.DTYPE_BYTES[result.dtype]:g} B ({result.dtype})\n"
+            f"Weights  {gb(result.weight_bytes):>10} = {result.params / 1e9:,.4g}B "
+            f"params × {f.DTYPE_BYTES[result.dtype]:g} B ({result.dtype}){active}\n"
         )
         text.append(
-            f"KV cache {_gb(result.kv_cache_bytes):>10} = 2 × {kv_width:g} B × "
-            f"{shape.layers} layers × {shape.kv_heads} KV heads × {shape.head_dim} × "
-            f"{result.context:,} tok × {result.batch}\n"
+            f"KV cache {gb(result.kv_cache_bytes):>10} = {kv_formula(result, short=True)}\n"
         )
-        exact = "" if result.shape.exact else " (assumed shape)"
+        model = (
+            f"{shape.name} as published"
+            if result.shape.exact
+            else f"assumed shape ({result.shape.borrowed_from}'s)"
+        )
         text.append(
-            f"Total    {_gb(result.total_bytes):>10}   shape: {shape.name}{exact}; "
-            "activations and runtime overhead not included"
+            f"Total    {gb(result.total_bytes):>10} · read per step "
+            f"{gb(result.bytes_read_per_step)} · {model}"
         )
         return text
 
@@ -194,10 +186,13 @@ class FitView(Widget):
         name = fit_label(p.target.name, 40)
         if p.devices_needed is None:
             return f"▶ {name}: memory unknown"
-        share = f"{(p.fraction_of_one or 0) * 100:.0f} % of one"
-        fits = "fits on one" if p.devices_needed == 1 else f"needs {p.devices_needed}"
+        share = f"{(p.fraction_of_one or 0) * 100:.0f} %"
+        if p.target.ram:
+            fits = "fits in RAM" if p.devices_needed == 1 else "too big for RAM"
+        else:
+            fits = "fits on one" if p.devices_needed == 1 else f"needs {p.devices_needed}"
         rate = p.decode_tokens_per_second_max
-        decode = "" if rate is None else f"; decode ≤ {rate:,.1f} tok/s"
+        decode = "" if rate is None else f"; decode ≤ {rate:,.1f} tok/s/seq"
         return f"▶ {name}: {fits} ({share}){decode}"
 
     @staticmethod
@@ -217,7 +212,7 @@ class FitView(Widget):
         bandwidth = p.target.bandwidth_bytes_per_second
         return [
             name,
-            Text(_gb(p.target.memory_bytes), justify="right"),
+            Text(gb(p.target.memory_bytes), justify="right"),
             Text(need, style=need_style, justify="right"),
             Text(share, justify="right"),
             Text("—" if rate is None else f"{rate:,.1f}", justify="right"),
@@ -231,26 +226,34 @@ class FitView(Widget):
     def show_detail(self, index: int) -> None:
         """The highlighted device's arithmetic and the source of its figures."""
         detail = self.query_one("#fit-detail", Static)
-        if self.result is None or not 0 <= index < len(self.placements):
+        result = self.result
+        if result is None or not 0 <= index < len(self.placements):
             detail.update("")
             return
         p = self.placements[index]
         text = Text(p.target.name, style="bold")
         if p.devices_needed is not None and p.target.memory_bytes is not None:
+            basis = f" ({p.target.memory_basis})" if p.target.memory_basis else ""
             text.append(
-                f": {_gb(self.result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
-                f"of one {_gb(p.target.memory_bytes)} → {p.devices_needed} needed"
+                f": {gb(result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
+                f"of one {gb(p.target.memory_bytes)}{basis} → {p.devices_needed} needed"
             )
         bandwidth = p.target.bandwidth_bytes_per_second
         if p.decode_tokens_per_second_max is not None and bandwidth is not None:
             text.append(
                 f"; decode ≤ {p.devices_needed} × {bandwidth / 1e12:.2f} TB/s ÷ "
-                f"{_gb(self.result.weight_bytes)} = "
-                f"{p.decode_tokens_per_second_max:,.1f} tok/s (a ceiling)"
+                f"{gb(result.bytes_read_per_step)} read per step = "
+                f"{p.decode_tokens_per_second_max:,.1f} tok/s per sequence (a ceiling)"
             )
         text.append("\nsource: ", style="bold")
         text.append(p.target.source)
-        text.append(
-            f"\nshape: {self.result.shape.how}. {FORMULAS} {f.CAPACITY_NOTE}", style="italic"
-        )
+        notes = [
+            f"Read per step: {read_formula(result)}.",
+            f"Shape: {result.shape.how}.",
+            FORMULAS,
+            *([f.MOE_NOTE] if result.shape.shape.moe else []),
+            f.UNITS_NOTE,
+            f.CAPACITY_NOTE,
+        ]
+        text.append("\n" + " ".join(notes), style="italic")
         detail.update(text)

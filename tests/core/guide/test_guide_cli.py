@@ -25,7 +25,11 @@ class FakeDiscovery:
 
     def __call__(self, *, demo: bool = False) -> SimpleNamespace:
         self.calls.append(demo)
-        return SimpleNamespace(accelerators=self.accelerators)
+        return SimpleNamespace(
+            accelerators=self.accelerators,
+            cpu=SimpleNamespace(model="Test CPU"),
+            memory=SimpleNamespace(total_bytes=24 * 2**30),
+        )
 
 
 @pytest.fixture(autouse=True)
@@ -52,24 +56,39 @@ def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, A
 
 
 def test_fit_json_for_an_8b_model(capsys: pytest.CaptureFixture[str]) -> None:
-    data = run_json(["--fit", "8B"], capsys)
+    data = run_json(["--fit", "llama-3.1-8b"], capsys)
     assert data["schema_version"] == 1
     assert data["kind"] == "fit"
-    assert (data["params"], data["dtype"], data["kv_dtype"]) == (8e9, "bf16", "bf16")
+    assert (data["params"], data["dtype"], data["kv_dtype"]) == (8.03e9, "bf16", "bf16")
     assert (data["context_tokens"], data["batch"]) == (4096, 1)
-    assert data["weight_bytes"] == 16_000_000_000
+    assert data["weight_bytes"] == 16_060_000_000
     assert data["kv_cache_bytes_per_token"] == 131_072
     assert data["kv_cache_bytes"] == 131_072 * 4096
-    assert data["total_bytes"] == 16_000_000_000 + 131_072 * 4096
+    total = 16_060_000_000 + 131_072 * 4096
+    assert data["total_bytes"] == data["bytes_read_per_step"] == total
     assert data["shape"]["name"] == "Llama 3.1 8B"
     assert data["shape"]["exact"] is True
+    assert all(s["url"].startswith("https://") for s in data["shape"]["sources"])
     h100 = next(d for d in data["devices"] if d["name"] == "NVIDIA H100 SXM")
     assert h100["devices_needed"] == 1
-    assert h100["memory_bytes"] == 80_000_000_000
-    assert h100["decode_tokens_per_second_max"] == 209.38
+    assert h100["memory_bytes"] == 80 * 2**30
+    assert h100["memory_basis"] == 'published "80 GB" = 80 GiB'
+    assert h100["decode_tokens_per_second_max"] == round(3.35e12 / total, 2)
     assert h100["source"]
     assert all(d["source"] for d in data["devices"])
-    assert set(data["sources"]) == {"weights", "kv_cache", "decode"}
+    assert {"weights", "kv_cache", "decode", "memory_unit"} <= set(data["sources"])
+    assert data["sources"]["decode"]["url"].startswith("https://jax-ml.github.io/scaling-book")
+    assert data["this_machine"].startswith("On this machine (no GPU found; 25.8 GB of RAM)")
+
+
+def test_a_bare_size_is_labelled_assumed(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(["--fit", "8B"], capsys)
+    assert data["params"] == 8e9
+    assert data["shape"]["exact"] is False
+    assert data["shape"]["how"].startswith("assumed shape")
+    code, out, _ = run(["--fit", "70B"], capsys)
+    assert code == 0
+    assert "shape: assumed shape" in out
 
 
 def test_fit_puts_this_machines_devices_first(
@@ -81,15 +100,21 @@ def test_fit_puts_this_machines_devices_first(
     )
     data = run_json(["--demo", "--fit", "70B"], capsys)
     assert discovery.calls == [True]
-    mine, simulated = data["devices"][:2]
+    mine, simulated, ram = data["devices"][:3]
     assert (mine["name"], mine["local"], mine["devices_needed"]) == ("NVIDIA H200", True, 1)
     assert mine["memory_bytes"] == 143_771 * 2**20
-    assert mine["decode_tokens_per_second_max"] == round(4917e9 / 140e9, 2)
+    total = 140e9 + 327_680 * 4096
+    assert mine["decode_tokens_per_second_max"] == round(4917e9 / total, 2)
     assert (simulated["name"], simulated["devices_needed"]) == ("NVIDIA H200 (SIMULATED)", None)
-    assert not any(d["local"] for d in data["devices"][2:])
+    assert (ram["name"], ram["local"]) == ("CPU: Test CPU (RAM)", True)
+    assert not any(d["local"] for d in data["devices"][3:])
     code, out, _ = run(["--fit", "70B"], capsys)
     assert code == 0
     assert " *NVIDIA H200 " in out
+    assert out.splitlines()[-1] == (
+        "On this machine (1× NVIDIA H200, 150.8 GB each): fits on one GPU; "
+        f"decode ≤ {4917e9 / total:,.1f} tok/s per sequence."
+    )
 
 
 def test_bad_fit_input_is_refused_before_touching_the_hardware(
@@ -105,6 +130,8 @@ def test_fit_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) ->
     assert (data["weight_bytes"], data["kv_cache_bytes"], data["kv_dtype"]) == (35e9, 0, "bf16")
     data = run_json(["--fit", "llama-3.1-8b", "--kv-dtype", "fp8", "--context", "1"], capsys)
     assert data["kv_cache_bytes"] == 65_536
+    data = run_json(["--fit", "Mixtral-8x7B", "--batch", "2"], capsys)
+    assert (data["active_params"], data["experts_read_per_layer"]) == (12.9e9, 4)
 
 
 def test_fit_text_shows_the_arithmetic_and_numbered_sources(
@@ -113,10 +140,24 @@ def test_fit_text_shows_the_arithmetic_and_numbered_sources(
     code, out, err = run(["--fit", "70B", "--context", "0"], capsys)
     assert (code, err) == (0, "")
     assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
+    assert "(sizes in GB = 10⁹ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["141.0", "GB", "1", "99.3%"]
-    assert "Sources:" in out
+    assert h200.split()[3:7] == ["151.4", "GB", "1", "92.5%"]
+    assert "Device sources:" in out
     assert "[1] " in out
+    assert "https://jax-ml.github.io/scaling-book/inference/" in out
+    assert out.splitlines()[-1].startswith("On this machine (no GPU found")
+
+
+def test_a_named_model_shows_its_configuration_and_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["--fit", "deepseek-v3", "--dtype", "fp8", "--batch", "8"], capsys)
+    assert code == 0
+    assert "KV cache       1.2 GB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8" in out
+    assert "64 of 256 experts per layer for 8 sequences" in out
+    assert "DeepSeek-V3's configuration:" in out
+    assert "inference/configs/config_671B.json" in out
 
 
 def test_cost_json_reproduces_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
