@@ -194,7 +194,8 @@ class KitchenPane(Pane, can_focus=True):
     def _show_result(self) -> None:
         ratio = ratio_text(result_ratio(self.params)[1], "x")
         self.query_one("#result-digits", Digits).update(ratio)
-        self.query_one("#result-text", Static).update(result_text(self.params))
+        text = result_text(self.params, self.scenario.comparison)
+        self.query_one("#result-text", Static).update(text)
 
     # -- plots (textual-plotext is imported only when a plot is first shown) -----------------
 

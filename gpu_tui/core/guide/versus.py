@@ -1,8 +1,25 @@
-"""GPU vs TPU vs CPU side by side (one row per aspect), as data with its sources."""
+"""GPU vs TPU vs CPU side by side (one row per aspect), as data with its sources.
+
+The CPU column's peak follows the app's own rule for CPUs (``gpu_tui.core.devices.cpu``): cores
+× the maximum boost clock × FP32 FLOP per cycle, not the base clock.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from gpu_tui.core.kitchen.figures import EPYC_9654
+
+# The CPU is the same AMD EPYC 9654 the Kitchen compares with (one home for its figures). Zen 4
+# does 32 FP32 FLOP per cycle per core (two 256-bit FMA pipes of 8 lanes; AVX-512 runs as 2 ×
+# 256), the same rate gpu_tui.core.peaks uses for Zen 4.
+EPYC_9654_CORES = EPYC_9654.cores
+EPYC_9654_BOOST_GHZ = float(EPYC_9654.boost_hz) / 1e9
+ZEN4_FP32_FLOP_PER_CYCLE = 2 * EPYC_9654.fp32_fma_lanes
+EPYC_9654_BANDWIDTH_TBPS = float(EPYC_9654.dram_bytes_per_s) / 1e12
+EPYC_9654_FP32_TFLOPS = EPYC_9654_CORES * EPYC_9654_BOOST_GHZ * ZEN4_FP32_FLOP_PER_CYCLE / 1000
+EPYC_9654_RIDGE = EPYC_9654_FP32_TFLOPS / EPYC_9654_BANDWIDTH_TBPS
+"""FLOP per byte at which a kernel stops being memory-bound: 11.37 ÷ 0.4608 ≈ 24.7."""
 
 COLUMNS: tuple[str, str, str] = (
     "CPU (AMD EPYC 9654, 2022)",
@@ -36,13 +53,14 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(
         "Peak dense BF16",
-        "~7.4 TFLOPS FP32 (derived); BF16 rate not published",
+        f"~{EPYC_9654_FP32_TFLOPS:.1f} TFLOPS FP32 (derived at the 3.7 GHz boost clock); "
+        "BF16 rate not published",
         "989 TFLOPS",
         "459 (v5p) / 918 (v6e) TFLOPS",
     ),
     Row(
         "Memory / bandwidth",
-        "up to 6 TB DDR5 per socket / ≈0.46 TB/s (derived)",
+        "up to 6 TB DDR5 per socket / 0.46 TB/s (460.8 GB/s)",
         "80 GB HBM3 / 3.35 TB/s",
         "95 GB / 2.77 TB/s (v5p); 32 GB / 1.64 TB/s (v6e)",
     ),
@@ -52,7 +70,7 @@ ROWS: tuple[Row, ...] = (
         "NVLink 4: 450 GB/s each way (8-GPU node)",
         "ICI 3D torus (v5p: 1,200 GB/s bidirectional per chip)",
     ),
-    Row("Ridge point (FLOP/B)", "~16 (derived)", "~295", "~240 (v5e MXU)"),
+    Row("Ridge point (FLOP/B)", f"~{EPYC_9654_RIDGE:.0f} (derived)", "~295", "~240 (v5e MXU)"),
     Row(
         "Software",
         "any language",
@@ -75,12 +93,22 @@ ROWS: tuple[Row, ...] = (
 )
 
 SOURCES: tuple[str, ...] = (
-    "hpctech.co.jp/product/amd-epyc-9004-series/ (cores, DDR5 channels, 6 TB)",
-    "jax-ml/scaling-book: gpus.md (SM counts, critical intensity 295, H200 ~$10/h vs "
-    "TPU v5p $4/h, GPUs 'more modular', TPUs 'lean on the compiler')",
-    "docs.cloud.google.com/tpu/docs/v5p-training (v5p specs, 1,200 GBps ICI)",
-    "docs.cloud.google.com/tpu/docs/v6e.md.txt",
-    "jax-ml/scaling-book: roofline.md (v5e 240 FLOP/B)",
-    "derived: EPYC 9654 bandwidth = 12 channels × DDR5-4800 × 8 B; FP32 = cores × clock × "
-    "FLOP/cycle",
+    "AMD EPYC 9654 specifications (96 cores, base 2.4 GHz, boost up to 3.7 GHz, 12 DDR5-4800 "
+    "channels, 460.8 GB/s per socket, 6 TB): https://www.amd.com/en/products/processors/server/"
+    "epyc/4th-generation-9004-and-8004-series/amd-epyc-9654.html",
+    "derived: EPYC 9654 FP32 = 96 cores × 3.7 GHz boost × 32 FLOP/cycle (Zen 4) = 11.4 TFLOPS; "
+    "ridge = 11.4 TFLOP/s ÷ 0.4608 TB/s ≈ 25 FLOP/B",
+    "NVIDIA H100 whitepaper (132 SMs, 528 Tensor Cores, 989.4 dense BF16): "
+    "https://nvdam.widen.net/s/95bdhpsgrs/nvidia_h100_tensor_core_gpu_architecture_whitepaper_v1.03",
+    "NVIDIA H100 datasheet (80 GB, 3.35 TB/s): "
+    "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
+    "How to Scale Your Model, GPUs chapter (critical intensity 295, H200 ~$10/hour vs TPU v5p "
+    '$4/hour, GPUs "more modular", TPUs lean on the compiler): '
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "Google Cloud TPU v5p documentation (459 TFLOPs, 95 GB, 2765 GBps, 8,960 chips, ICI): "
+    "https://cloud.google.com/tpu/docs/v5p",
+    "Google Cloud TPU v6e documentation (918 TFLOPs, 32 GB, 1638 GBps): "
+    "https://cloud.google.com/tpu/docs/v6e",
+    "How to Scale Your Model, roofline chapter (v5e 240 FLOP/B): "
+    "https://jax-ml.github.io/scaling-book/roofline/",
 )

@@ -82,10 +82,19 @@ def brigade_phase_seconds(
     return form(kitchen_tasks(phase.tasks, kitchens), params.cooks, d, c, params.launch_seconds)
 
 
+def ring_share(kitchens: int) -> Fraction:
+    """2(K−1)/K: the share of the payload S that each of K ring members sends (and receives).
+
+    A ring all-reduce is a reduce-scatter then an all-gather, each moving (K−1)/K of S through
+    every member; nccl-tests calls the resulting rate "bus bandwidth". 0 for one kitchen.
+    """
+    return Fraction(2 * (kitchens - 1), kitchens)
+
+
 def hallway_seconds(kitchens: int, latency: Fraction, rate: Fraction, units: Fraction) -> Fraction:
-    """Ring all-reduce of ``units``: ``2(K−1)·α + 2·(K−1)/K · S/β`` (0 for one kitchen)."""
-    k = kitchens
-    return 2 * (k - 1) * latency + Fraction(2 * (k - 1), k) * units / rate
+    """Ring all-reduce of ``units`` (the whole payload S, e.g. every gradient of a training step):
+    ``2(K−1)·α + 2·(K−1)/K · S/β`` (0 for one kitchen)."""
+    return 2 * (kitchens - 1) * latency + ring_share(kitchens) * units / rate
 
 
 def params_hallway_seconds(params: KitchenParams, kitchens: int) -> Fraction:
@@ -124,7 +133,7 @@ def cook_busy_fraction(params: KitchenParams) -> Fraction:
 def crossover_tasks(params: KitchenParams) -> int | None:
     """Fewest tasks of the (single) phase from which one brigade beats the chef, within one wave.
 
-    The reference's ``⌊(L + r·τ)/τ⌋ + 1``, made exact with the pantry: for w ≤ n the brigade takes
+    The textbook ``⌊(L + r·τ)/τ⌋ + 1``, made exact with the pantry: for w ≤ n the brigade takes
     ``L + d + w·c`` and the chef ``w·t`` with ``t = max(τ, b/B_chef)``, so it wins once
     ``w·(t − c) > L + d``. ``None`` when that never happens within one wave of cooks.
     """
@@ -200,7 +209,8 @@ def best_kitchens(params: KitchenParams, up_to: int | None = None) -> KitchenPoi
 
 
 def best_kitchens_estimate(params: KitchenParams) -> float | None:
-    """The reference's rule of thumb ``√(C / 2α)``; ``None`` when the hallway has no latency."""
+    """The rule of thumb ``√(C / 2α)``, where 2(K−1)·α and C/K balance; ``None`` when the hallway
+    has no latency."""
     if params.hallway_latency_seconds == 0:
         return None
     return math.sqrt(compute_round_seconds(params) / (2 * params.hallway_latency_seconds))

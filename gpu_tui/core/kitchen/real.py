@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_tui.core.bench.suites import build_plan
+from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
 from gpu_tui.core.kitchen.params import KitchenParams
 
 BUDGET_SECONDS = 0.1
@@ -15,6 +16,7 @@ MAX_NUMBERS = 1_000_000
 GEMM_SIZES = (16, 64, 256, 1024)
 """Small enough for the CPU to win, large enough for a GPU to; n = 1024 is ~30 ms on 2 cores."""
 NICE = 10  # the measurement must not make the animation (or the user's shell) stutter
+LAUNCH_US = NULL_KERNEL_LAUNCH_SECONDS * 10**6  # a bare kernel launch, in µs, for the words
 
 
 @dataclass(frozen=True)
@@ -47,11 +49,13 @@ def _onions(params: KitchenParams) -> RealCheck:
         analogy=(
             "Holds: adding all at once beats one at a time by orders of magnitude; breaks: "
             "this CPU's brigade is a few SIMD cores, not thousands of cooks, and for a small "
-            "sum a GPU's briefing (launch + sync, ~10 µs) outweighs the whole job."
+            f"sum a GPU's briefing (a ~{LAUNCH_US} µs launch, then the wait for the answer) "
+            "outweighs the whole job."
         ),
         without_gpu=(
-            "No GPU here: on one, the GPU rows time the sum with the data on it (≥ ~10 µs) and "
-            "end to end (+ the PCIe copy); for 10,000 numbers both lose to this CPU."
+            "No GPU here: on one, the GPU rows time the sum with the data on it (a launch of "
+            f"~{LAUNCH_US} µs and a sync at least) and end to end (+ the PCIe copy); for 10,000 "
+            "numbers both lose to this CPU."
         ),
     )
 
@@ -65,8 +69,9 @@ def _complex(_: KitchenParams) -> RealCheck:
         overrides={"crossover": {"cpu": {"sizes": sizes}, "gpu": {"sizes": sizes}}},
         analogy=(
             "Holds: a small dependent step is done on the CPU before a GPU is even briefed "
-            "(launch + sync ~10 µs), so step-by-step work stays on the CPU; breaks: a GEMM is "
-            "itself parallel, so at large n the brigade wins even one step at a time."
+            f"(a ~{LAUNCH_US} µs launch, then a sync), so step-by-step work stays on the CPU; "
+            "breaks: a GEMM is itself parallel, so at large n the brigade wins even one step at "
+            "a time."
         ),
         without_gpu=(
             "No GPU here: on one, the CPU wins the small sizes and the GPU the large ones."

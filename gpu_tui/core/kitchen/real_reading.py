@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.kitchen import model
+from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.real import GEMM_SIZES, RealCheck
 from gpu_tui.core.kitchen.report import duration, times
@@ -153,9 +154,12 @@ def _complex(params: KitchenParams, got: _Results) -> Reading:
         ) + (" (never end to end)" if points.get("end-to-end") is None else "")
     elif cpu_at:
         n = min(cpu_at)
+        launch = float(NULL_KERNEL_LAUNCH_SECONDS)
+        # A GPU's answer costs at least one bare launch; say "less" only when it truly is.
+        than = "less" if cpu_at[n] < launch else "more"
         measured = (
-            f"This CPU: GEMM n={n} in {real_time(cpu_at[n])}, under a GPU's ~10 µs launch + "
-            "sync floor"
+            f"This CPU: GEMM n={n} in {real_time(cpu_at[n])}, {than} than a bare GPU kernel "
+            f"launch alone (~{real_time(launch)})"
         )
     header = ("", "this CPU", "GPU resident", "GPU end to end")
     return Reading(header, tuple(rows), model_line(params), measured)

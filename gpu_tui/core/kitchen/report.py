@@ -21,6 +21,11 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
         "title": scenario.title,
         "caption": scenario.caption,
         "in_real_life": scenario.in_real_life,
+        "comparison": scenario.comparison,
+        "sources": [
+            {"url": s.url, "title": s.title, "says": s.says, "primary": s.primary}
+            for s in scenario.sources
+        ],
         "parameters": params.as_dict(),
         "chef_seconds": float(chef),
         "brigade_seconds": float(brigade),
@@ -100,7 +105,7 @@ def render_text(report: dict[str, object]) -> str:
         (
             "speed-up",
             times(_f(report, "speedup")),
-            f"chef ÷ brigade: {report['winner']} wins",
+            f"chef (1 CPU core) ÷ brigade ({_gpus(params)}): {report['winner']} wins",
         ),
         ("cooks busy", f"{_f(report, 'cook_busy_fraction'):.1%}", "of all cook time spent cooking"),
     ]
@@ -124,10 +129,27 @@ def render_text(report: dict[str, object]) -> str:
                     f"{times(point['speedup'])} vs one kitchen{mark}",
                 )
             )
-    lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}", ""]
-    lines += [*_table("Parameters", rows), "", *_table("Results", results)]
+    lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}"]
+    if report.get("comparison"):
+        lines.append(f"  {report['comparison']}")
+    lines += ["", *_table("Parameters", rows), "", *_table("Results", results)]
     lines += ["", f"In real life: {report['in_real_life']}"]
+    sources = report.get("sources")
+    if isinstance(sources, list) and sources:
+        lines += ["", "Sources"]
+        listed: set[str] = set()
+        for source in sources:
+            if source["url"] in listed:  # one document, quoted for several figures
+                continue
+            listed.add(source["url"])
+            weak = "" if source["primary"] else " (secondary source)"
+            lines.append(f"  {source['title']}{weak}: {source['url']}")
     return "\n".join(lines)
+
+
+def _gpus(params: dict[str, object]) -> str:
+    kitchens = params.get("kitchens", 1)
+    return f"{kitchens} GPUs" if isinstance(kitchens, int) and kitchens > 1 else "1 GPU"
 
 
 def _phase_rows(phases: list[dict[str, object]]) -> list[tuple[str, str, str]]:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.kitchen import figures, real_life
 from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
+from gpu_tui.core.sources import Source
 
 
 @dataclass(frozen=True)
@@ -17,9 +19,13 @@ class Scenario:
     name: str
     title: str
     caption: str  # the story, one line
-    in_real_life: str  # keeps the analogy honest (figures from the reference)
+    in_real_life: str  # keeps the analogy honest: computed from sourced figures (real_life.py)
     params: KitchenParams
     settable: frozenset[str]  # what --set (and the pane's live controls) may change
+    sources: tuple[Source, ...] = ()  # where the real-life figures come from
+    comparison: str = ""
+    """What the headline ratio means in real hardware, where the teaching numbers would mislead
+    (the onions' 1,000× is one CPU core against a GPU, not a whole CPU)."""
 
     def with_overrides(self, overrides: Mapping[str, object]) -> KitchenParams:
         """The scenario's parameters with ``overrides`` applied, or a one-line UsageError."""
@@ -42,14 +48,13 @@ ONIONS = Scenario(
     name="onions",
     title="10,000 onions",
     caption=(
-        "The brigade finishes in seconds where the chef takes hours; below 8 onions the chef "
-        "wins, because the briefing costs more than the work."
+        "One chef (one CPU core) races one brigade (one GPU): the brigade finishes in seconds "
+        "where the chef takes hours; below 8 onions the chef wins, because the briefing costs "
+        "more than the work."
     ),
-    in_real_life=(
-        "A vector add on an H100 (16,896 FP32 lanes, 3.35 TB/s) beats a 96-core EPYC 9654 above "
-        "~445,000 elements when the data is already on the GPU, and never when it must first "
-        "cross PCIe (64 GB/s)."
-    ),
+    in_real_life=real_life.onions_real_life(),
+    comparison=real_life.onions_comparison(),
+    sources=figures.H100_SOURCES + figures.EPYC_SOURCES + figures.LAUNCH_SOURCES,
     params=KitchenParams(
         phases=(Phase(10_000, _f("2"), _f("1")),),
         cooks=10_000,
@@ -69,11 +74,8 @@ COMPLEX_RECIPE = Scenario(
         "Dependent judgment steps, one dish at a time: the chef beats the brigade, and chef + "
         "brigade together gains only a few percent (Amdahl)."
     ),
-    in_real_life=(
-        "A kernel launch costs about 5-20 µs and one GPU lane is far slower than an out-of-order "
-        "CPU core, so serial, branchy code stays on the CPU; offloading the parallel part helps "
-        "only as much as Amdahl allows."
-    ),
+    in_real_life=real_life.complex_real_life(),
+    sources=figures.LAUNCH_SOURCES,
     params=KitchenParams(
         phases=(Phase(100, _f("1"), _f("1")),) + (Phase(1, _f("60"), _f("0")),) * 30,
         cooks=1000,
@@ -93,11 +95,8 @@ PANTRY_BOUND = Scenario(
         "The cooks stand idle waiting for the pantry: twice the cooks changes nothing, twice "
         "the pantry halves the time, and fusing trips (fewer units per task) helps."
     ),
-    in_real_life=(
-        "A vector add moves 12 bytes per FLOP, so it runs at memory speed: H100 HBM 3.35 TB/s "
-        "against EPYC 9654 about 0.46 TB/s, some 7x, not the 16,896 lanes' compute speed; kernel "
-        "fusion cuts the trips."
-    ),
+    in_real_life=real_life.pantry_real_life(),
+    sources=(*figures.H100_SOURCES, figures.EPYC_TABLE),
     params=KitchenParams(
         phases=(Phase(10_000, _f("0.01"), _f("8")),),
         cooks=1000,
@@ -117,11 +116,8 @@ SLOW_HALLWAY = Scenario(
         "Two kitchens that must agree on the stock pot through a slow hallway are slower than "
         "one; with a fast hallway (try --set hallway_rate=1000) they are faster."
     ),
-    in_real_life=(
-        "After each training step GPUs all-reduce the gradients (2 bytes per parameter in bf16): "
-        "over NVLink (~1 µs, 450 GB/s per direction) that is cheap; over 100 GbE (12.5 GB/s, "
-        "10-50 µs) it can cost more than the second GPU saves."
-    ),
+    in_real_life=real_life.hallway_real_life(),
+    sources=(*figures.GRADIENT_SOURCES, figures.H100_SPECS),
     params=KitchenParams(
         phases=(Phase(20_000, _f("1"), _f("0")),),
         cooks=1000,
@@ -149,6 +145,7 @@ SCALING = Scenario(
         "A ring all-reduce takes 2(K-1) latency steps (NCCL): spreading a fixed job over more "
         "GPUs stops paying once that outweighs each GPU's shrinking share of the compute."
     ),
+    sources=(figures.NCCL_BUS_BANDWIDTH,),
     params=KitchenParams(
         phases=(Phase(32_768, _f("1"), _f("1")),),
         cooks=1024,

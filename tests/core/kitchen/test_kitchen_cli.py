@@ -34,6 +34,9 @@ def test_onions_json_matches_the_reference(capsys: pytest.CaptureFixture[str]) -
         "sync_units": 0.0, "rounds": 1,
     }  # fmt: skip
     assert "kitchens" not in data  # one kitchen: no series
+    # the headline is one CPU core against a GPU; the real-life figures name their documents
+    assert data["comparison"].startswith("Real FP32 peaks: H100 = 565× one EPYC 9654 core")
+    assert all(s["url"].startswith("https://") and s["says"] for s in data["sources"])
 
 
 def test_overrides_show_in_parameters_and_results(capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,6 +78,9 @@ def test_human_output_is_an_aligned_table(capsys: pytest.CaptureFixture[str]) ->
     assert "20,000 s (5.56 h)" in out
     assert "1,000×" in out
     assert "In real life:" in out
+    assert "chef (1 CPU core) ÷ brigade (1 GPU): brigade wins" in out
+    assert "Sources\n  NVIDIA H100 Tensor Core GPU datasheet: https://resources.nvidia.com/" in out
+    assert out.count("nvidia-tensor-core-gpu-datasheet") == 1  # a document is listed once
     lines = out.splitlines()
     start = lines.index("Parameters") + 1
     rows = lines[start : lines.index("", start)]

@@ -129,7 +129,13 @@ def test_complex_recipe_finds_the_crossover() -> None:
     assert reading.rows[0] == ("one tiny op (+1)", "1 µs", NO_GPU, NO_GPU)
     assert reading.rows[1] == ("GEMM n=16", "2 µs", NO_GPU, NO_GPU)
     assert reading.model == "Model: chef 4.82× faster (chef 31.7 min · brigade 2.54 h)"
-    assert reading.measured.startswith("This CPU: GEMM n=16 in 2 µs, under a GPU's ~10 µs")
+    # A bare kernel launch is ~3 µs today: 2 µs is less than a GPU's launch alone, 5 µs is not.
+    assert reading.measured == (
+        "This CPU: GEMM n=16 in 2 µs, less than a bare GPU kernel launch alone (~3 µs)"
+    )
+    slower = [result("crossover", "cpu-torch", 5e-6, n=16)]
+    reading = read(check, params, slower, finished=True, no_gpu=True)
+    assert reading.measured.startswith("This CPU: GEMM n=16 in 5 µs, more than a bare GPU kernel")
     both = [
         *(result("crossover", "cpu-torch", 1e-9 * n**2, n=n) for n in GEMM_SIZES),
         *(result("crossover", "gpu-resident", 10e-6, "cuda:0", n=n) for n in GEMM_SIZES),
