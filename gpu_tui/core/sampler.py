@@ -87,7 +87,8 @@ class Sampler:
         self._host = host if host is not None else LiveHostReader()
         self.on_tick = on_tick
         self.on_error = on_error
-        self._gpu_deadline = gpu_deadline
+        self.gpu_deadline = gpu_deadline
+        """How long one tick waits for the GPUs' readings; a late one is shown as missing."""
         self._clock = clock
         self._wall_clock = wall_clock
         self._wakeup = threading.Event()
@@ -228,7 +229,7 @@ class Sampler:
         inline_results = {
             slot: reader.read_now() for slot, (reader, inline) in enumerate(readers) if inline
         }
-        deadline = time.monotonic() + min(self._gpu_deadline, self._interval / 2)
+        deadline = time.monotonic() + min(self.gpu_deadline, self._interval / 2)
         results: list[GpuSample] = []
         for slot, (reader, inline) in enumerate(readers):
             if inline:

@@ -53,10 +53,16 @@ def ticked(fake: FakeNvml) -> Callable[[Pilot[Any]], Any]:
 
     async def before(pilot: Pilot[Any]) -> None:
         pane = pilot.app.query_one(MonitorPane)
-        await until(pilot, lambda: pane.redraws > 0, "the first tick drawn")
+        # The CPU is sampled from the first tick, the GPUs once NVML has opened: wait for both,
+        # so the hand-made ticks below all carry the GPUs.
+        ready = lambda: pane.sources is not None and pane.redraws > 0  # noqa: E731
+        await until(pilot, ready, "the first tick drawn and the GPUs opened")
         await pilot.press("p")  # the sampler thread stops ticking; the status line says so
         sampler = pane.sampler
         assert sampler is not None
+        # A reading later than the deadline is drawn as missing: on a loaded test machine the
+        # hand-made ticks wait for every one, so the frame is the same every run.
+        sampler.gpu_deadline = 10.0
         for n in range(TICKS):
             vary(fake, n)
             sampler.tick()  # synchronous: reads the fakes, records history, posts the tick
