@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from gpu_tui.commands.bench_comm import add_comm_arguments, run_comm
 from gpu_tui.core import ending
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
@@ -33,9 +34,10 @@ USAGE_KINDS = ("bad_device", "bad_plan", "start")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--suite",
-        choices=SUITES,
+        choices=(*SUITES, "comm"),
         default="quick",
-        help="quick (about a minute on a small machine) or full (default: quick)",
+        help="quick (about a minute on a small machine), full, or comm (collectives between "
+        "ranks through torchrun; see below) (default: quick)",
     )
     parser.add_argument(
         "--device",
@@ -76,9 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--chart", action="store_true", help="draw sweep charts even when not a tty"
     )
     parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    add_comm_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.suite == "comm" and not args.list:
+        return run_comm(args)
     if args.list:
         for bench in CATALOG:
             print(f"{bench.name:<12} {bench.title:<34} {bench.explains}")

@@ -121,6 +121,18 @@ EXPLANATIONS: dict[str, str] = {
         "kitchens. Without it multi-GPU training talks over PCIe or the network."
     ),
     "gpu.identity": "UUID, PCI address and VBIOS identify this exact board (for bug reports).",
+    "topology.links": (
+        "Each GPU's ways out: NVLinks (to other GPUs, or to NVSwitches that join them all), its "
+        "PCIe link to the host, and the NUMA node and CPUs nearest to it (pin data loaders there)."
+    ),
+    "topology.pairs": (
+        "How two GPUs reach each other, as nvidia-smi topo -m says it: NV# over # bonded NVLinks, "
+        "else PCIe, from PIX (one switch, fastest) to SYS (across CPU sockets, slowest)."
+    ),
+    "topology.p2p": (
+        "Whether one GPU can read another's memory directly (peer-to-peer); without it copies "
+        "between GPUs go through host memory."
+    ),
     "backend.nvml": (
         "NVML is the NVIDIA Management Library that ships with the driver; gpu-tui reads all "
         "NVIDIA specs and live readings through it (package nvidia-ml-py)."

@@ -68,4 +68,6 @@ def inventory_json(inventory: Inventory) -> dict[str, Any]:
         "memory": plain(inventory.memory),
         "accelerators": [accelerator_json(a) for a in inventory.accelerators],
         "backends": {name: plain(status) for name, status in inventory.backends.items()},
+        # two GPUs or more: NVLink, PCIe path and NUMA per pair and GPU (null otherwise)
+        "topology": plain(inventory.topology),
     }

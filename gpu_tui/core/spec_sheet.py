@@ -240,10 +240,48 @@ def backend_section(status: BackendStatus) -> SpecSection:
     return SpecSection(label, tuple(rows), problem=not status.available)
 
 
+SEPARATOR = " · "
+
+
+def wrap_value(value: str, width: int) -> list[str]:
+    """``value`` in lines of at most ``width``, broken after a `` · `` where it has them (so
+    "L2 4.0 MiB" stays together), else between words; a word longer than a line is split."""
+    width = max(width, 1)
+    lines: list[str] = []
+    line = ""
+    parts = value.split(SEPARATOR)
+    for at, part in enumerate(parts):
+        piece = part + (SEPARATOR.rstrip() if at < len(parts) - 1 else "")
+        joined = f"{line} {piece}" if line else piece
+        if len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for word in piece.split(" "):
+            joined = f"{line} {word}" if line else word
+            if len(joined) <= width:
+                line = joined
+                continue
+            if line:
+                lines.append(line)
+            while len(word) > width:
+                lines.append(word[:width])
+                word = word[width:]
+            line = word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
 def spec_sheet(inventory: Inventory) -> tuple[SpecSection, ...]:
     """Every section, in the order the Specs pane and ``gpu-tui info`` show them."""
     sections = [cpu_section(inventory.cpu), memory_section(inventory.memory)]
     sections.extend(accelerator_section(gpu) for gpu in inventory.accelerators)
+    from gpu_tui.core.comm.topology_sheet import topology_section  # it builds on this module
+
+    sections.extend(topology_section(inventory.topology))
     sections.extend(backend_section(status) for status in inventory.backends.values())
     return tuple(sections)
 

@@ -17,6 +17,8 @@ Fault injection::
     fake.block("nvmlDeviceGetPowerUsage", 2.0)  # the call sleeps 2 s first
     fake.hang("nvmlInit")                       # the call blocks until fake.release()
     fake.set_processes(0, compute=[])           # processes vanish
+    fake.set_processes(0, compute=[{"pid": 42, "used_memory_bytes": 1 << 30, "sm_percent": 80}])
+                                                # one process, 80 % of the SMs' time
     fake.set_reading(0, sm_clock_mhz=1755, power_watts=700, clocks_event_reasons=0x4)
                                                 # readings change mid-run (a power cap)
 
@@ -180,6 +182,7 @@ CONSTANTS: dict[str, int] = {
     "NVML_DEVICE_MIG_DISABLE": 0,
     "NVML_DEVICE_MIG_ENABLE": 1,
     "NVML_NVLINK_MAX_LINKS": 18,
+    "NVML_P2P_CAPS_INDEX_READ": 0,
     "NVML_COMPUTEMODE_DEFAULT": 0,
     "NVML_COMPUTEMODE_EXCLUSIVE_THREAD": 1,
     "NVML_COMPUTEMODE_PROHIBITED": 2,
@@ -228,6 +231,9 @@ class FakeNvml(types.ModuleType):
         self._blocks: dict[str, float] = {}
         self._hangs: set[str] = set()
         self._released = threading.Event()
+        self.utilization_asked: list[int] = []
+        """``last_seen`` of each nvmlDeviceGetProcessUtilization call, in order."""
+        self._utilization_clock = 1_700_000_000_000_000  # µs, as the driver stamps samples
         self.NVMLError = NVMLError
         for class_name, cls in ERROR_CLASSES.items():
             setattr(self, class_name, cls)
@@ -243,6 +249,14 @@ class FakeNvml(types.ModuleType):
     def load(cls, name: str) -> FakeNvml:
         """A fake driven by ``tests/fixtures/nvml/<name>.json``."""
         return cls(json.loads((FIXTURES / f"{name}.json").read_text()), name)
+
+    def add_readings(self, name: str) -> None:
+        """Merge ``tests/fixtures/nvml/<name>.json`` in: its ``devices[i]`` fields into device
+        i, its other keys at the top (e.g. the NVLink and PCIe topology of a recorded node)."""
+        extra = json.loads((FIXTURES / f"{name}.json").read_text())
+        for device, more in zip(self.devices, extra.pop("devices", []), strict=False):
+            device.update(copy.deepcopy(more))
+        self.data.update({k: v for k, v in extra.items() if not k.startswith("_")})
 
     # ---- fault injection -------------------------------------------------------------------
     def fail_init(self, short_name: str) -> None:
@@ -490,6 +504,40 @@ class FakeNvml(types.ModuleType):
             raise error("InvalidArgument")
         return int(states[link])
 
+    def _per_link(self, function: str, h: Handle, key: str, link: int) -> Any:
+        values = self._get(self._enter(function, h), key)
+        if link >= len(values):
+            raise error("InvalidArgument")
+        return values[link]
+
+    def nvmlDeviceGetNvLinkVersion(self, h: Handle, link: int) -> int:
+        return int(self._per_link("nvmlDeviceGetNvLinkVersion", h, "nvlink_version", link))
+
+    def nvmlDeviceGetNvLinkRemoteDeviceType(self, h: Handle, link: int) -> int:
+        function = "nvmlDeviceGetNvLinkRemoteDeviceType"
+        return int(self._per_link(function, h, "nvlink_remote_type", link))
+
+    def nvmlDeviceGetNvLinkRemotePciInfo_v2(self, h: Handle, link: int) -> _Struct:
+        function = "nvmlDeviceGetNvLinkRemotePciInfo_v2"
+        return _Struct(busId=str(self._per_link(function, h, "nvlink_remote_bus_id", link)))
+
+    def nvmlDeviceGetTopologyCommonAncestor(self, a: Handle, b: Handle) -> int:
+        self._enter("nvmlDeviceGetTopologyCommonAncestor", b)
+        levels = self._get(self._enter("nvmlDeviceGetTopologyCommonAncestor", a), "pcie_level")
+        return int(levels[b.index])
+
+    def nvmlDeviceGetP2PStatus(self, a: Handle, b: Handle, caps_index: int) -> int:
+        self._enter("nvmlDeviceGetP2PStatus", b)
+        status = self._get(self._enter("nvmlDeviceGetP2PStatus", a), "p2p_read_status")
+        return int(status[b.index])
+
+    def nvmlDeviceGetNumaNodeId(self, h: Handle) -> int:
+        return int(self._get(self._enter("nvmlDeviceGetNumaNodeId", h), "numa_node"))
+
+    def nvmlDeviceGetCpuAffinity(self, h: Handle, cpu_set_size: int) -> list[int]:
+        words = self._get(self._enter("nvmlDeviceGetCpuAffinity", h), "cpu_affinity_words")
+        return [int(w) for w in words][:cpu_set_size]
+
     # ---- live readings ---------------------------------------------------------------------
     def nvmlDeviceGetUtilizationRates(self, h: Handle) -> _Struct:
         util = self._get(self._enter("nvmlDeviceGetUtilizationRates", h), "utilization_percent")
@@ -531,6 +579,32 @@ class FakeNvml(types.ModuleType):
     def _processes(self, function: str, h: Handle, kind: str) -> list[_Struct]:
         procs = self._get(self._enter(function, h), "processes", kind)
         return [_Struct(pid=p["pid"], usedGpuMemory=p.get("used_memory_bytes")) for p in procs]
+
+    def nvmlDeviceGetProcessUtilization(self, h: Handle, last_seen: int) -> list[_Struct]:
+        """Per-process samples newer than ``last_seen`` (µs): each listed process with an
+        ``sm_percent`` reading gives one, stamped one second after the last call's; none newer
+        is NOT_FOUND, as the driver says it."""
+        record = self._enter("nvmlDeviceGetProcessUtilization", h)
+        procs = self._get(record, "processes")
+        self.utilization_asked.append(last_seen)
+        self._utilization_clock += 1_000_000
+        samples = [
+            _Struct(
+                pid=p["pid"],
+                timeStamp=self._utilization_clock,
+                smUtil=p["sm_percent"],
+                memUtil=p.get("memory_percent", 0),
+                encUtil=0,
+                decUtil=0,
+            )
+            for kind in ("compute", "graphics")
+            for p in procs.get(kind) or []
+            if p.get("sm_percent") is not None
+        ]
+        fresh = [sample for sample in samples if sample.timeStamp > last_seen]
+        if not fresh:
+            raise error("NotFound")
+        return fresh
 
     def nvmlDeviceGetComputeRunningProcesses(self, h: Handle) -> list[_Struct]:
         return self._processes("nvmlDeviceGetComputeRunningProcesses", h, "compute")

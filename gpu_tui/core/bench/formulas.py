@@ -88,4 +88,20 @@ def figure(record: dict[str, Any], seconds: float) -> Figure:
         return Figure(
             seconds * 1e6, "us", None, gemm_flop(p["n"], p["n"], p["n"]) / seconds / 1e9, "GFLOP/s"
         )
+    if name == "comm":  # bus bandwidth as nccl-tests defines it; algbw as the throughput
+        return comm_figure(str(variant), p, seconds)
     return Figure(seconds, "s", None)
+
+
+def comm_figure(operation: str, params: dict[str, Any], seconds: float) -> Figure:
+    """A collective's busbw (compared with the link's peak) and algbw, in GB/s."""
+    from gpu_tui.core.comm.bandwidth import algbw_gbps, busbw_gbps
+
+    size, ranks = params["bytes"], params["ranks"]
+    return Figure(
+        busbw_gbps(operation, size, seconds, ranks),
+        "GB/s",
+        "link",
+        algbw_gbps(size, seconds),
+        "GB/s algbw",
+    )

@@ -93,11 +93,15 @@ class BenchRunner:
         self.watch = GpuWatch(nvml, enabled=telemetry)  # NVML readings while GPUs run (R9)
 
     # --- control ---------------------------------------------------------------------------
+    def worker_arguments(self) -> list[str]:
+        """The worker's script and arguments (the comm suite starts torchrun's launcher)."""
+        return [str(WORKER)]
+
     def start(self) -> None:
         """Start the worker and send it the plan; UsageError for a bad ``--bench-python``."""
         python = check_python(self.python) if self.python else sys.executable
         self._process = _spawn(
-            [python, "-u", str(WORKER)],
+            [python, "-u", *self.worker_arguments()],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -47,8 +47,17 @@ def with_accelerators(
             available=True,
             reason="--demo: one SIMULATED accelerator added; its readings are synthetic",
         )
+    topology = None
+    if len(gpus) >= 2:  # how they are connected: NVLink, PCIe, NUMA (a second NVML session)
+        from gpu_tui.core.devices.topology import discover_topology
+
+        topology = discover_topology(nvml)
     return Inventory(
-        cpu=host.cpu, memory=host.memory, accelerators=tuple(accelerators), backends=backends
+        cpu=host.cpu,
+        memory=host.memory,
+        accelerators=tuple(accelerators),
+        backends=backends,
+        topology=topology,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_tui.core.devices.topology import Topology
 from gpu_tui.core.fields import Maybe, Unknown
 
 
@@ -189,6 +190,8 @@ class Inventory:
     memory: MemoryInfo
     accelerators: tuple[Accelerator, ...]
     backends: dict[str, BackendStatus]
+    topology: Topology | None = None
+    """How two GPUs or more are connected (NVLink, PCIe, NUMA), when NVML could say."""
 
 
 def unknown_peaks(reason: str) -> Peaks:

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.comm.ranks import size_text
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.real import GEMM_SIZES, RealCheck
+from gpu_tui.core.kitchen.real import GEMM_SIZES, HALLWAY_SIZES, RealCheck
 from gpu_tui.core.kitchen.report import duration, times
 
 PENDING, MISSING, NO_GPU = "…", "—", "no GPU"
@@ -190,6 +191,30 @@ def _pantry(params: KitchenParams, got: _Results) -> Reading:
     return Reading(("STREAM", "this CPU", "GPU"), tuple(rows), line, measured)
 
 
+def _all_reduce(params: KitchenParams, got: _Results) -> Reading:
+    """The hallway as an all-reduce between two ranks: time and bus bandwidth per size."""
+    rows = []
+    for size in HALLWAY_SIZES:
+        r = got.find("comm", "all_reduce", False, bytes=size)
+        rows.append(
+            (
+                size_text(size),
+                got.cell(r, False),
+                got.cell(r, False, f"{r.value:,.3g} GB/s" if r else None),
+            )
+        )
+    small = got.find("comm", "all_reduce", False, bytes=HALLWAY_SIZES[0])
+    large = got.find("comm", "all_reduce", False, bytes=HALLWAY_SIZES[-1])
+    measured = ""
+    if small and large:
+        measured = (
+            f"This machine's hallway: α ≈ {real_time(small.median_seconds)} per all-reduce, "
+            f"β ≈ {large.value:,.2g} GB/s (bus bandwidth, nccl-tests' definition)"
+        )
+    header = ("all-reduce, 2 ranks", "time", "busbw")
+    return Reading(header, tuple(rows), model_line(params), measured)
+
+
 def _hallway(params: KitchenParams, got: _Results) -> Reading:
     rows = []
     for size in TRANSFER_SIZES:
@@ -228,4 +253,6 @@ def read(
         return _complex(params, got)
     if check.scenario == "pantry-bound":
         return _pantry(params, got)
+    if check.suite == "comm":
+        return _all_reduce(params, got)
     return _hallway(params, got)

@@ -12,7 +12,9 @@ from textual.widget import Widget
 from textual.widgets import SelectionList, Static
 
 from gpu_tui.core.bench import build_plan, estimate_seconds
-from gpu_tui.core.bench.suites import CATALOG, DEFAULT_BUDGET_SECONDS, SUITES
+from gpu_tui.core.bench.suites import CATALOG, DEFAULT_BUDGET_SECONDS, SUITES, HostSpeed
+from gpu_tui.core.comm import plan as comm_plan
+from gpu_tui.ui.bench.bench_list import BenchList
 from gpu_tui.ui.bench.result_text import GPU_ADDS
 
 BUDGET_STEPS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
@@ -35,6 +37,8 @@ class BenchChooser(Widget, can_focus=False):
     budget: reactive[float] = reactive(DEFAULT_BUDGET_SECONDS["quick"])
     gpus: reactive[int] = reactive(0)
     """Real GPUs the inventory found (a SIMULATED one cannot run benchmarks)."""
+    host: reactive[HostSpeed] = reactive(HostSpeed)
+    """What the estimate knows of this machine (the pane sets it from the inventory)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -43,7 +47,7 @@ class BenchChooser(Widget, can_focus=False):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield SelectionList[str](
+            yield BenchList(
                 *((b.title, b.name, b.name not in GPU_ONLY) for b in CATALOG),
                 id="bench-list",
             )
@@ -61,8 +65,9 @@ class BenchChooser(Widget, can_focus=False):
         return ("cpu+gpu", "cpu", "gpu") if self.gpus else ("cpu",)
 
     def cycle_suite(self) -> None:
-        self.suite = SUITES[(SUITES.index(self.suite) + 1) % len(SUITES)]
-        self.budget = DEFAULT_BUDGET_SECONDS[self.suite]
+        suites = (*SUITES, comm_plan.SUITE)  # comm: collectives between ranks (torchrun)
+        self.suite = suites[(suites.index(self.suite) + 1) % len(suites)]
+        self.budget = DEFAULT_BUDGET_SECONDS.get(self.suite, comm_plan.DEFAULT_BUDGET_SECONDS)
 
     def cycle_device(self) -> None:
         choices = self.device_choices()
@@ -84,6 +89,15 @@ class BenchChooser(Widget, can_focus=False):
         return list(self.query_one("#bench-list", SelectionList).selected)
 
     def plan(self) -> dict[str, Any]:
+        if self.suite == comm_plan.SUITE:
+            cuda = self.device != "cpu" and self.gpus > 1
+            extra = (self.overrides or {}).get("comm") or {}  # tests: tiny sizes
+            return comm_plan.build_comm_plan(
+                comm_plan.Launch(nproc=self.gpus if cuda else 2),
+                device="cuda" if cuda else "cpu",
+                budget_seconds=self.budget,
+                **extra,
+            )
         return build_plan(
             self.suite,
             only=self.selected() or None,
@@ -94,8 +108,10 @@ class BenchChooser(Widget, can_focus=False):
         )
 
     def estimate(self) -> float:
+        if self.suite == comm_plan.SUITE:
+            return comm_plan.estimate_seconds(self.plan())
         gpus = self.gpus if self.device != "cpu" else 0
-        return estimate_seconds(self.plan(), gpus=gpus)
+        return estimate_seconds(self.plan(), gpus=gpus, host=self.host)
 
     def watch_gpus(self, gpus: int) -> None:
         self.device = "cpu+gpu" if gpus else "cpu"
@@ -107,7 +123,7 @@ class BenchChooser(Widget, can_focus=False):
         if self.is_mounted:
             self.update_summary()
 
-    watch_suite = watch_device = watch_budget = _watch_any
+    watch_suite = watch_device = watch_budget = watch_host = _watch_any
 
     def on_selection_list_selected_changed(self) -> None:
         self.update_summary()
@@ -123,7 +139,13 @@ class BenchChooser(Widget, can_focus=False):
             text.append(f"{label:<8}", "bold")
             text.append(f"{value:<22}")
             text.append(f"{key}\n", "dim")
-        if chosen:
+        if self.suite == comm_plan.SUITE:
+            comm = self.plan()["comm"]
+            text.append(f"\n{len(comm['operations'])} collectives, {comm['nproc']} ")
+            text.append(f"{comm['device']} ranks ({comm['backend']}), about ")
+            text.append(_duration(self.estimate()), "bold")
+            text.append("\nr runs · Esc stops\n")
+        elif chosen:
             text.append(f"\n{len(chosen)} of {len(CATALOG)} benchmarks, about ", "")
             text.append(_duration(self.estimate()), "bold")
             text.append("\nr runs · Esc stops\n")

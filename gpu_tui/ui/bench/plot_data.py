@@ -209,8 +209,12 @@ def build(
     gpu: bool = False,
     threads: object = "?",
 ) -> PlotSpec:
-    """The plot for ``view`` (one of :data:`VIEWS`)."""
+    """The plot for ``view`` (one of :data:`VIEWS`); a comm run has one plot, whatever the view."""
     base = baseline or []
+    if results and all(r.benchmark == "comm" for r in results):
+        from gpu_tui.ui.bench.comm_plot import comm
+
+        return comm(results, base)
     if view == "gemm":
         return gemm(results, base, gpu)
     if view == "crossover":

@@ -20,12 +20,14 @@ from gpu_tui.core.bench import BenchRunner
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import RunControl, drive
+from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.real import BUDGET_SECONDS, RealCheck, real_check, real_plan
+from gpu_tui.core.kitchen.real import BUDGET_SECONDS, RealCheck, in_warmup, real_check, real_plan
 from gpu_tui.core.kitchen.real_reading import read
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures, describe_failure
 
 HINT = "m: measure again · Esc: close"
+SCROLL_HINT = "Tab, then ↑↓: the rest"  # shown only while the panel holds more than it shows
 
 
 class Runner(RunControl, Protocol):
@@ -35,10 +37,11 @@ class Runner(RunControl, Protocol):
 
 
 def bench_runner(plan: dict[str, Any], python: str | None) -> Runner:
-    return BenchRunner(plan, python=python, save=False)
+    kind = CommRunner if plan.get("suite") == "comm" else BenchRunner  # the hallway: torchrun
+    return kind(plan, python=python, save=False)
 
 
-class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
+class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
     """Attributes down: the pane calls ``start``, ``stop`` and ``set_params``; the thread worker
     posts each bench message to this panel, which redraws from the core's reading of it."""
 
@@ -79,6 +82,8 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
         self.warning = ""
         self.no_gpu = False
         self.finished = False
+        self.warming = False  # the untimed warm-up pass is running: its results are dropped
+        self.overflows = False  # holds more than it shows: the status says how to scroll
         self.run = 0
 
     def compose(self) -> ComposeResult:
@@ -94,7 +99,7 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
         self.stop()
         self.check, self.params = real_check(scenario, params), params
         self.results, self.problems, self.warning = [], [], ""
-        self.no_gpu = self.finished = False
+        self.no_gpu = self.finished = self.warming = False
         self.status = "loading PyTorch… (a few seconds, in the benchmark worker)"
         plan = real_plan(self.check, budget=self.budget, devices=self.devices)
         self.runner = self.make_runner(plan, self.python)
@@ -170,11 +175,13 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
             )
             self.status = "could not start the benchmark worker"
         elif isinstance(event, m.ResultReady):
-            self.results.append(event.result)
+            if not self.warming:
+                self.results.append(event.result)
         elif isinstance(event, m.Skipped):
             self.no_gpu = self.no_gpu or event.device == "gpu"
         elif isinstance(event, m.BenchError):
-            self.problems.append(event.message)
+            if event.message not in self.problems:  # the warm-up pass may hit it first
+                self.problems.append(event.message)
         elif isinstance(event, m.Status):
             if event.message.startswith("warning:"):
                 # the first clause is the news; the rest says each row records it
@@ -182,10 +189,11 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
             else:
                 self.status = event.message.replace("(a few seconds)", "…")
         elif isinstance(event, m.Progress):
-            self.status = f"measuring {event.benchmark} on {event.device} …"
+            self.warming = in_warmup(event.index, event.total, self.check)
+            self.status = f"{self._doing()} {event.benchmark} on {event.device} …"
         elif isinstance(event, m.Heartbeat):
             filled = round(8 * min(1.0, max(0.0, event.fraction)))
-            self.status = f"measuring {event.label}  {'▰' * filled}{'▱' * (8 - filled)}"
+            self.status = f"{self._doing()} {event.label}  {'▰' * filled}{'▱' * (8 - filled)}"
         elif isinstance(event, m.Finished):
             words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
             count = len(self.results)
@@ -197,8 +205,12 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
             )
         self.draw()
 
+    def _doing(self) -> str:
+        return "warming up (not timed):" if self.warming else "measuring"
+
     def _done(self, status: str) -> None:
         self.runner, self.finished, self.status = None, True, f"{status} · {HINT}"
+        self.warming = False
 
     # --- drawing -------------------------------------------------------------------------------
     def draw(self) -> None:
@@ -220,7 +232,10 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
             Text.assemble(
                 (" RUN IT FOR REAL ", style("measure-panel--title")), f" {self.check.title}"
             ),
-            Text(self.status, style("measure-panel--note")),
+            Text(
+                f"{self.status} · {SCROLL_HINT}" if self.overflows else self.status,
+                style("measure-panel--note"),
+            ),
             table,
         ]
         if reading.model:
@@ -235,3 +250,18 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=False):
             parts.append(Text(self.check.without_gpu, style("measure-panel--note")))
         parts.append(Text(self.check.analogy, style("measure-panel--note")))
         self.query_one("#measure-body", Static).update(Group(*parts))
+        self.call_after_refresh(self._check_overflow)
+
+    def _check_overflow(self) -> None:
+        """Say how to scroll once the layout shows that not everything fits (80×24)."""
+        overflows = self.max_scroll_y > 0
+        if overflows != self.overflows:
+            self.overflows = overflows
+            self.draw()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._check_overflow)
+
+    def watch_virtual_size(self) -> None:
+        """The body's height changed (more rows or notes, a wider table): fits or not?"""
+        self.call_after_refresh(self._check_overflow)

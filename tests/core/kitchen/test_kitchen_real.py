@@ -10,7 +10,11 @@ from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.kitchen.real import (
     BUDGET_SECONDS,
     GEMM_SIZES,
+    HALLWAY_SIZES,
     MAX_NUMBERS,
+    WARMUP_ARRAY_BYTES,
+    WARMUP_SHARE,
+    in_warmup,
     numbers_to_add,
     real_check,
     real_plan,
@@ -42,8 +46,8 @@ def result(
         ("onions", ("reduction",)),
         ("complex-recipe", ("launch", "crossover")),
         ("pantry-bound", ("bandwidth",)),
-        ("slow-hallway", ("transfer",)),
-        ("scaling", ("transfer",)),
+        ("slow-hallway", ("comm",)),
+        ("scaling", ("comm",)),
     ],
 )
 def test_every_scenario_maps_to_a_benchmark_with_one_sentence_on_the_analogy(
@@ -56,7 +60,16 @@ def test_every_scenario_maps_to_a_benchmark_with_one_sentence_on_the_analogy(
     assert check.analogy.count(". ") == 0  # one sentence
     assert check.without_gpu.startswith("No GPU here")
     plan = real_plan(check)
-    assert [b["name"] for b in plan["benchmarks"]] == list(benchmarks)
+    if check.suite == "comm":  # the hallways: an all-reduce between torchrun's ranks
+        assert plan["suite"] == "comm"
+        assert plan["comm"]["operations"] == ["all_reduce"]
+        assert plan["comm"]["dtypes"] == {"fp32": list(HALLWAY_SIZES)}
+        assert plan["comm"]["nproc"] == 2
+        assert plan["comm"]["loopback"] is True
+        assert plan["budget_seconds"] == BUDGET_SECONDS
+        return
+    # every benchmark twice: an untimed warm-up pass, then the timed one
+    assert [b["name"] for b in plan["benchmarks"]] == [*benchmarks, *benchmarks]
     assert plan["budget_seconds"] == BUDGET_SECONDS
     assert plan["devices"] == ["all"]
     assert plan["nice"] == 10
@@ -66,8 +79,8 @@ def test_onions_add_up_one_number_per_onion_capped() -> None:
     check = real_check("onions", ONIONS)
     assert check.title.startswith("Add up 10,000 numbers:")
     plan = real_plan(check, budget=0.02, devices=["cpu"])
-    (spec,) = plan["benchmarks"]
-    assert spec["cpu"]["n"] == spec["gpu"]["n"] == 10_000
+    warm, spec = plan["benchmarks"]
+    assert spec["cpu"]["n"] == spec["gpu"]["n"] == warm["cpu"]["n"] == 10_000
     assert plan["devices"] == ["cpu"]
     assert plan["budget_seconds"] == 0.02
     many = ONIONS.replace({"tasks": 10**8})
@@ -78,8 +91,40 @@ def test_onions_add_up_one_number_per_onion_capped() -> None:
 
 def test_complex_recipe_sweeps_gemm_from_cpu_sized_to_gpu_sized() -> None:
     plan = real_plan(real_check("complex-recipe", SCENARIOS["complex-recipe"].params))
-    crossover = plan["benchmarks"][1]
+    crossover = plan["benchmarks"][3]
     assert crossover["cpu"]["sizes"] == crossover["gpu"]["sizes"] == list(GEMM_SIZES)
+    assert "budget_share" not in crossover["cpu"]  # timed at the suite's share
+
+
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_the_warm_up_pass_runs_the_same_work_on_the_same_devices_first(scenario: str) -> None:
+    check = real_check(scenario, SCENARIOS[scenario].params)
+    if check.suite == "comm":  # the ranks warm up before every size: no second pass
+        assert not any(in_warmup(i, 4, check) for i in range(4))
+        return
+    plan = real_plan(check)
+    specs = plan["benchmarks"]
+    half = len(specs) // 2
+    for warm, timed in zip(specs[:half], specs[half:], strict=True):
+        assert warm["name"] == timed["name"]
+        for kind in ("cpu", "gpu"):  # the same tasks on each device, so the halves match
+            assert (warm[kind] is None) == (timed[kind] is None)
+    by_name = {s["name"]: s for s in specs[:half]}
+    if "crossover" in by_name:  # the same sizes, a tenth of the time each
+        warm = by_name["crossover"]["cpu"]
+        assert warm["sizes"] == list(GEMM_SIZES)
+        assert warm["budget_share"] == WARMUP_SHARE
+    if "bandwidth" in by_name:  # small arrays: start the threads, not a second STREAM run
+        assert by_name["bandwidth"]["cpu"]["array_bytes"] == WARMUP_ARRAY_BYTES
+        assert by_name["bandwidth"]["cpu"]["kernels"] == ["copy"]
+    if "transfer" in by_name:
+        assert by_name["transfer"]["gpu"]["sizes"] == [4096, 1 << 20]
+
+
+def test_the_first_half_of_the_tasks_is_the_warm_up() -> None:
+    # one benchmark on cpu and one GPU: tasks 0-1 warm up, 2-3 are timed
+    assert [in_warmup(i, 4) for i in range(4)] == [True, True, False, False]
+    assert not in_warmup(0, 0)
 
 
 def test_onions_pending_then_measured_beside_the_model() -> None:
@@ -161,24 +206,28 @@ def test_pantry_bound_compares_memory_bandwidth() -> None:
     assert reading.measured.startswith("This machine: the GPU's pantry is 250× this CPU's")
 
 
-def test_hallways_read_latency_and_rate_from_copies() -> None:
+def test_hallways_read_latency_and_rate_from_an_all_reduce() -> None:
     params = SCENARIOS["slow-hallway"].params
     check = real_check("slow-hallway", params)
     assert model_line(params) == (
         "Model: 2 kitchens run at 0.66× the speed of one; one kitchen is best"
     )
-    assert read(check, params, [], finished=True, no_gpu=True).rows[0] == (
-        "4 KiB",
-        NO_GPU,
-        NO_GPU,
-    )
-    copies = [
-        result("transfer", "h2d-pinned", 10e-6, "cuda:0", 0.41, bytes=4096),
-        result("transfer", "h2d-pinned", 0.01, "cuda:0", 26.8, bytes=256 << 20),
+    pending = read(check, params, [])
+    assert pending.header == ("all-reduce, 2 ranks", "time", "busbw")
+    assert pending.rows[0] == ("8 B", PENDING, PENDING)
+    assert read(check, params, [], finished=True).rows[-1] == ("16 MiB", MISSING, MISSING)
+    measured = [
+        result("comm", "all_reduce", 120e-6, value=6.7e-5, bytes=8, ranks=2),
+        result("comm", "all_reduce", 0.016, value=1.05, bytes=16 << 20, ranks=2),
     ]
-    reading = read(check, params, copies, finished=True)
-    assert reading.rows[0] == ("4 KiB", "10 µs · 0.41 GB/s", MISSING)
-    assert reading.measured == "This machine's PCIe: α ≈ 10 µs per copy, β ≈ 26.8 GB/s"
+    reading = read(check, params, measured, finished=True)
+    assert reading.rows[0] == ("8 B", "120 µs", "6.7e-05 GB/s")
+    assert reading.rows[1] == ("64 KiB", MISSING, MISSING)
+    assert reading.rows[3] == ("16 MiB", "16 ms", "1.05 GB/s")
+    assert reading.measured == (
+        "This machine's hallway: α ≈ 120 µs per all-reduce, β ≈ 1.1 GB/s (bus bandwidth, "
+        "nccl-tests' definition)"
+    )
     scaling = SCENARIOS["scaling"].params
     assert (
         model_line(scaling)

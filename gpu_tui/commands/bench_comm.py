@@ -1,0 +1,153 @@
+"""``gpu-tui bench --suite comm``: collectives between ranks (torch.distributed, torchrun)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from gpu_tui.core import ending
+from gpu_tui.core.bench.runner import drive
+from gpu_tui.core.bench.store import RunOutput, document_json, load
+from gpu_tui.core.comm.plan import DEFAULT_TIMEOUT_SECONDS, Launch, build_comm_plan, point_count
+from gpu_tui.core.comm.report import LEGEND, headline, table
+from gpu_tui.core.comm.runner import CommRunner
+from gpu_tui.core.errors import UsageError
+
+_SIZE = re.compile(r"(\d+)\s*([KMG]?)(i?B)?", re.IGNORECASE)
+
+
+def byte_size(text: str) -> int:
+    """``64M``, ``64MiB``, ``1G`` or a number of bytes (binary units)."""
+    match = _SIZE.fullmatch(text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 1048576, 64M, 1G)")
+    scale = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[match.group(2).lower()]
+    return int(match.group(1)) * scale
+
+
+def add_comm_arguments(parser: argparse.ArgumentParser) -> None:
+    """The comm suite's options (torchrun's launch options, as a user passes them to torchrun)."""
+    group = parser.add_argument_group(
+        "comm suite (--suite comm)",
+        "all-reduce, all-gather, reduce-scatter, broadcast, all-to-all and send/recv between "
+        "ranks started by torchrun (Gloo on cpu, NCCL on cuda); --only names operations",
+    )
+    group.add_argument(
+        "--nproc",
+        type=int,
+        metavar="N",
+        help="ranks on this node (default: every GPU, or 2 on cpu)",
+    )
+    group.add_argument("--nnodes", type=int, default=1, metavar="N", help="nodes (default: 1)")
+    group.add_argument("--node-rank", type=int, metavar="N", help="this node's rank (many nodes)")
+    group.add_argument(
+        "--rdzv-endpoint",
+        metavar="HOST:PORT",
+        help="torchrun's c10d rendezvous (many nodes; a single node uses 127.0.0.1 only)",
+    )
+    group.add_argument(
+        "--max-bytes", type=byte_size, metavar="SIZE", help="largest message (e.g. 64M, 1G)"
+    )
+    group.add_argument(
+        "--dtype",
+        action="append",
+        choices=("fp32", "bf16", "fp16"),
+        help="element type (repeatable; default: fp32 on cpu, bf16 and fp32 on cuda)",
+    )
+    group.add_argument(
+        "--rank-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help="a rank silent this long ends the run on every rank "
+        f"(default: {DEFAULT_TIMEOUT_SECONDS:g})",
+    )
+
+
+def _device(args: argparse.Namespace) -> tuple[str, int]:
+    from gpu_tui.commands.bench import _visible_gpus
+
+    devices = args.device or []
+    if len(devices) > 1:
+        raise UsageError("the comm suite runs on one kind of device: --device cpu or --device cuda")
+    gpus = _visible_gpus() or 0
+    device = devices[0] if devices else ("cuda" if gpus else "cpu")
+    if device == "gpu":
+        device = "cuda"
+    if device not in ("cpu", "cuda"):
+        raise UsageError(f"the comm suite runs on cpu (Gloo) or cuda (NCCL), not {device!r}")
+    nproc = args.nproc if args.nproc is not None else (gpus if device == "cuda" and gpus else 2)
+    return device, nproc
+
+
+def run_comm(args: argparse.Namespace) -> int:
+    from gpu_tui.commands.bench import EXIT_FAILED, EXIT_INTERRUPTED, USAGE_KINDS, Progress, Stopper
+
+    if args.baseline:
+        load(args.baseline)  # a bad file is refused before the run, as for the other suites
+    device, nproc = _device(args)
+    launch = Launch(
+        nproc=nproc,
+        nnodes=args.nnodes,
+        node_rank=args.node_rank,
+        rdzv_endpoint=args.rdzv_endpoint,
+        join_timeout_seconds=args.rank_timeout,
+    )
+    sizes = None
+    if args.max_bytes is not None:
+        from gpu_tui.core.comm.plan import default_sizes
+
+        sizes = default_sizes(device, args.max_bytes)
+    plan = build_comm_plan(
+        launch,
+        device=device,
+        operations=args.only,
+        dtypes=args.dtype,
+        sizes=sizes,
+        budget_seconds=args.budget,
+        timeout_seconds=args.rank_timeout,
+    )
+    progress = Progress(sys.stderr)
+    outputs = [RunOutput(args.out, None, waiting=progress.say)] if args.out else []
+    runner = CommRunner(plan, python=args.bench_python, outputs=outputs)
+    where = "this node" if launch.single_node else f"node {args.node_rank} of {args.nnodes}"
+    progress.say(
+        f"comm suite: {nproc} {device} rank(s) on {where}, {point_count(plan)} points; "
+        "Ctrl-C stops every rank and keeps what is measured"
+    )
+    stopper = Stopper(runner, progress)
+    with ending.handling(stopper.on_signal):
+        finished = drive(runner, progress.show)
+    document = finished.document
+    fatal = next((e for e in document.errors if e.get("fatal")), None)
+    if fatal and fatal["kind"] in USAGE_KINDS:
+        for output in outputs:
+            output.close()
+        raise UsageError(fatal["message"])
+    try:
+        if args.json:
+            sys.stdout.write(document_json(document, None))
+        else:
+            if document.results:
+                print(table(document.results))
+                print(LEGEND)
+                line = headline(document.results)
+                if line:
+                    print(f"* {line}")
+            elif finished.status == "completed" and not launch.single_node:
+                print("the results are collected on the node whose rank 0 ran: see its output")
+            for error in document.errors:
+                print(f"ERROR: {error['message']}")
+        sys.stdout.flush()
+    except OSError:
+        ending.silence(sys.stdout)
+    if runner.saved_path and runner.store_problem is None:
+        progress.say(f"saved: {runner.saved_path}")
+    for problem in runner.failed_outputs.values():
+        progress.say(f"error: {problem}")
+    if stopper.signum is not None:
+        return ending.exit_code(stopper.signum)
+    if finished.status == "cancelled":
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if document.errors or runner.failed_outputs else 0

@@ -1,0 +1,1 @@
+"""Interconnect: collectives between ranks through ``torch.distributed``, launched by torchrun."""

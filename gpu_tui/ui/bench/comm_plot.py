@@ -1,0 +1,48 @@
+"""The comm suite's plot as plain data: bus bandwidth against message size, per operation."""
+
+from __future__ import annotations
+
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.comm.bandwidth import SOURCE_URL
+from gpu_tui.ui.bench.plot_data import PlotSpec, Series
+
+SIZE_TICKS = tuple(float(8 * 16**i) for i in range(8))  # 8 B, 128 B, 2 KiB, … 2 GiB
+
+
+def _lines(results: list[BenchResult], tag: str) -> list[Series]:
+    found: dict[str, dict[float, float]] = {}
+    for r in results:
+        if r.benchmark == "comm" and "bytes" in r.params:
+            name = f"{r.variant} {r.dtype or ''}".strip() + tag
+            found.setdefault(name, {})[float(r.params["bytes"])] = r.value
+    return [
+        Series(name, tuple(sorted(points)), tuple(points[x] for x in sorted(points)), bool(tag))
+        for name, points in sorted(found.items())
+    ]
+
+
+def comm(results: list[BenchResult], baseline: list[BenchResult]) -> PlotSpec:
+    """busbw (GB/s) against the operation's size (bytes), log-log, as nccl-tests reports it."""
+    series = (*_lines(results, ""), *_lines(baseline, " (base)"))
+    ranks = next((r.params.get("ranks") for r in results if r.benchmark == "comm"), None)
+    peaks = {f"{r.device} link peak": r.peak for r in results if r.benchmark == "comm" and r.peak}
+    shown = [x for s in series for x in s.xs]
+    ticks = tuple(t for t in SIZE_TICKS if shown and min(shown) <= t <= max(shown))
+    note = (
+        f"busbw = algbw × the operation's factor, {ranks} ranks ({SOURCE_URL})"
+        if ranks
+        else "gpu-tui bench --suite comm, or s until the suite is comm and r: collectives "
+        "between ranks started by torchrun"
+    )
+    return PlotSpec(
+        "comm",
+        "Collectives: bus bandwidth against size",
+        "bytes",
+        "busbw GB/s",
+        xlog=True,
+        ylog=True,
+        series=series,
+        hlines=tuple((v, k) for k, v in sorted(peaks.items()) if v is not None),
+        note=note,
+        xticks=ticks,
+    )

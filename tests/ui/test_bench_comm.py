@@ -1,0 +1,61 @@
+"""The comm suite in the Bench pane: chosen with s, run for real (2 Gloo ranks), plotted log-log."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from gpu_tui.core.comm.bandwidth import OPERATIONS
+from gpu_tui.ui.app import AppConfig, make_app
+from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench.chooser import BenchChooser
+from gpu_tui.ui.bench_pane import BenchPane
+from tests.ui.conftest import fixed_inventory
+
+pytest.importorskip("torch.distributed")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
+    return tmp_path / "data"
+
+
+async def until(pilot: Pilot[Any], done: Callable[[], bool], timeout: float = 40.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "timed out waiting for the pane"
+        await pilot.pause(0.05)
+
+
+@pytest.mark.timeout(60)
+async def test_the_comm_suite_runs_from_the_pane_and_plots_busbw_by_size() -> None:
+    inventory = fixed_inventory(demo=False)
+    app = make_app(AppConfig(pane="bench", discover=lambda: inventory, host="test"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(BenchPane)
+        chooser = pane.query_one(BenchChooser)
+        while chooser.suite != "comm":
+            await pilot.press("s")
+        assert "collectives" in str(chooser.query_one("#bench-settings").render())
+        chooser.overrides = {"comm": {"sizes": [8, 1024]}}
+        chooser.budget = 0.02
+        await pilot.press("r")
+        await until(pilot, lambda: pane.runner is None)
+        assert pane.document is not None
+        assert not pane.document.errors
+        assert {r.variant for r in pane.results} == set(OPERATIONS)
+        spec = plot_data.build(plot_data.VIEWS[pane.plot_index], pane.results)
+        assert spec.view == "comm"
+        assert spec.xlog
+        assert spec.ylog
+        assert {s.label for s in spec.series} == {f"{op} fp32" for op in OPERATIONS}
+        assert all(s.xs == (8.0, 1024.0) for s in spec.series if s.label != "all_gather fp32")
+        assert "2 ranks" in spec.note

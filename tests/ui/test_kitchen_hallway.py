@@ -1,0 +1,57 @@
+"""The slow hallway's "measure for real": an all-reduce between two Gloo ranks beside the model."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from gpu_tui.core.kitchen.scenarios import SCENARIOS
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
+from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests.ui.conftest import fixed_inventory
+
+pytest.importorskip("torch.distributed")
+
+
+def panel_text(app: GpuTuiApp) -> str:
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(app.query_one("#measure-body", Static).content)
+    return console.export_text()
+
+
+async def wait_until(pilot: Pilot[None], done: Callable[[], bool], limit: float = 40) -> None:
+    end = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+@pytest.mark.timeout(60)
+async def test_the_slow_hallway_measures_an_all_reduce_beside_the_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
+    inventory = fixed_inventory(demo=False)
+    app = make_app(AppConfig(pane="kitchen", discover=lambda: inventory, host="t"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        pane = app.query_one(KitchenPane)
+        pane.load(SCENARIOS["slow-hallway"])
+        panel = app.query_one(MeasurePanel)
+        panel.budget = 0.01
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        shown = panel_text(app)
+        assert "measured: 4 results" in shown, shown
+        assert [r.params["bytes"] for r in panel.results] == [8, 65536, 1 << 20, 16 << 20]
+        assert all(r.benchmark == "comm" and r.checks and r.checks["ok"] for r in panel.results)
+        assert "This machine's hallway: α ≈ " in shown
+        assert "Model: 2 kitchens run at" in shown
+        assert "Holds: " in shown
