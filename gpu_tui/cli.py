@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import NoReturn
 
@@ -32,6 +33,16 @@ def refresh_seconds(text: str) -> float:
     """Parse ``--refresh`` (and ``watch --interval``): 0.1 to 60 seconds."""
     try:
         return REFRESH.parse(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def prometheus_url(text: str) -> str:
+    """Parse ``--prometheus``: an http(s) URL with no credentials in it."""
+    from gpu_tui.core.fleet.url import check_url
+
+    try:
+        return check_url(text)
     except UsageError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -80,6 +91,13 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
         default=1.0,
         metavar="SECONDS",
         help="live refresh interval, 0.1 to 60 (default: 1)",
+    )
+    parser.add_argument(
+        "--prometheus",
+        dest="prometheus_url",
+        type=prometheus_url,
+        metavar="URL",
+        help="fleet pane (key 6): the Prometheus server to read (default: $GPU_TUI_PROMETHEUS)",
     )
     if not with_commands:
         return parser
@@ -133,8 +151,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_tui(args: argparse.Namespace) -> int:
     """Start the Textual app (imported here so headless commands never load Textual)."""
-    from gpu_tui.ui.app import AppConfig, make_app
-
     if not sys.stdout.isatty():
         print(
             "gpu-tui: the terminal UI needs a terminal; for scripts use "
@@ -142,13 +158,29 @@ def run_tui(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    # No garbage collection until the first screen is up and the hardware read (the app turns
+    # it on again in ``settle_memory``): start-up builds ~80,000 objects that live as long as
+    # the app, and the collector walked them again and again, a sixth of the time to the first
+    # screen. Few of them are garbage; what is, is collected then.
+    gc.disable()
+    from gpu_tui.core.devices import discover_host
+    from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+
+    # The CPU and memory are read on a thread started before Textual is imported, so they are
+    # known when the first frame is drawn: that frame shows them, instead of a "Reading
+    # hardware…" frame followed by a second one (NVML waits until the first frame is up).
+    host_inventory = in_daemon_thread(discover_host, "gpu-tui-discover")
+    from gpu_tui.core.fleet.url import configured_prometheus
+    from gpu_tui.ui.app import AppConfig, make_app
+
     config = AppConfig(
         demo=args.demo,
         pane=args.pane,
         refresh_seconds=args.refresh,
         autoplay=args.autoplay,
         bench_python=args.bench_python,
+        prometheus_url=configured_prometheus(args.prometheus_url),
     )
-    app = make_app(config)
+    app = make_app(config, host_inventory)
     app.run()
     return app.return_code or EXIT_OK

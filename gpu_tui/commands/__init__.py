@@ -23,7 +23,7 @@ class Command(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench")
+COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench", "export", "fleet")
 """Subcommands in the order ``--help`` lists them; each is ``gpu_tui.commands.<name>``."""
 
 

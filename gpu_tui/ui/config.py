@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from gpu_tui.core.devices.model import Inventory
 
 if TYPE_CHECKING:  # psutil stays out of start-up until the Monitor pane opens
+    from gpu_tui.core.fleet.model import FleetSnapshot
     from gpu_tui.core.host_reader import HostReader
 
 
@@ -31,3 +32,7 @@ class AppConfig:
     """Kitchen pane: cycle through the scenarios (for talks) until a key is pressed."""
     bench_python: str | None = None
     """Bench pane: the Python that runs the benchmark worker (``--bench-python``)."""
+    prometheus_url: str | None = None
+    """Fleet pane: the Prometheus server to read (``--prometheus`` or ``GPU_TUI_PROMETHEUS``)."""
+    fleet_reader: Callable[[], FleetSnapshot] | None = field(default=None, compare=False)
+    """Fleet pane: reads the fleet instead of Prometheus (snapshot tests pass a fixed one)."""

@@ -1,7 +1,8 @@
 """Which panes exist, their keys and where their classes live (no Textual import here).
 
 Panes are imported lazily by dotted path so the first screen loads only what it shows.
-Keys are fixed: 1 Specs, 2 Monitor, 3 Kitchen, 4 Bench, 5 Guide; a pane not built yet is absent.
+Keys are fixed: 1 Specs, 2 Monitor, 3 Kitchen, 4 Bench, 5 Guide, 6 Fleet; a pane not built yet
+is absent.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ PANES: tuple[PaneSpec, ...] = (
     PaneSpec("kitchen", "Kitchen", "3", "gpu_tui.ui.kitchen_pane:KitchenPane"),
     PaneSpec("bench", "Bench", "4", "gpu_tui.ui.bench_pane:BenchPane"),
     PaneSpec("guide", "Guide", "5", "gpu_tui.ui.guide_pane:GuidePane"),
+    PaneSpec("fleet", "Fleet", "6", "gpu_tui.ui.fleet_pane:FleetPane"),
 )
 
 

@@ -1,0 +1,116 @@
+"""``gpu-tui export``: serve this machine's GPU readings at ``/metrics`` for Prometheus."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from gpu_tui.cli import refresh_seconds
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.fleet.listen import DEFAULT_LISTEN, ListenAddress, parse_listen
+
+NAME = "export"
+HELP = (
+    "serve this machine's GPU readings at /metrics for Prometheus, under dcgm-exporter's "
+    "metric names (loopback only unless --listen says otherwise)"
+)
+DEFAULT_INTERVAL_SECONDS = 5.0
+CLOSE_LIMIT_SECONDS = 1.0
+UNAUTHENTICATED = (
+    "gpu-tui export: warning: listening on {host}, reachable from other machines; the metrics "
+    "page has no authentication (put it behind a firewall or a TLS proxy)"
+)
+
+
+def listen_address(text: str) -> ListenAddress:
+    try:
+        return parse_listen(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--listen: ")) from None
+
+
+def node_name(text: str) -> str:
+    text = text.strip()
+    if not text or len(text) > 253 or any(ord(c) < 32 for c in text):
+        raise argparse.ArgumentTypeError(f"not a usable node name: {text[:40]!r}")
+    return text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--listen",
+        type=listen_address,
+        default=parse_listen(DEFAULT_LISTEN),
+        metavar="HOST:PORT",
+        help=(
+            f"address to serve /metrics on (default: {DEFAULT_LISTEN}, this machine only); "
+            "0.0.0.0:9400 or [::]:9400 serves every interface, without authentication"
+        ),
+    )
+    parser.add_argument(
+        "--interval",
+        type=refresh_seconds,
+        default=DEFAULT_INTERVAL_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds between readings, 0.1 to 60 (default: {DEFAULT_INTERVAL_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--node",
+        type=node_name,
+        metavar="NAME",
+        help="the Hostname label on every series (default: this machine's host name)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: the sampler and prometheus_client load only for this command.
+    from gpu_tui.core.devices import discover
+    from gpu_tui.core.devices.live_sources import open_gpu_sources
+    from gpu_tui.core.fleet.exporter import MetricsServer, SampleCollector
+    from gpu_tui.core.fleet.exposition import identities
+    from gpu_tui.core.sampler import Sampler
+
+    address: ListenAddress = args.listen
+    hostname = args.node or socket.gethostname()
+    demo = bool(getattr(args, "demo", False))
+    gpus = identities(discover(demo=demo))
+    sources = open_gpu_sources(demo=demo)
+    if not gpus:
+        print(
+            f"gpu-tui export: no GPU to export ({sources.note or 'none found'}); "
+            "serving an empty page",
+            file=sys.stderr,
+        )
+    sampler = Sampler(
+        gpu_sources=sources.real, inline_sources=sources.inline, interval=args.interval
+    )
+    sampler.on_error = lambda error: print(
+        f"gpu-tui export: {type(error).__name__}: {error}", file=sys.stderr
+    )
+    sampler.tick()  # the first scrape already finds a reading
+    try:
+        server = MetricsServer(
+            SampleCollector(lambda: sampler.latest, gpus, hostname), address.host, address.port
+        )
+    except OSError as error:
+        sampler.stop()
+        sources.close(reads_hung=False, limit=CLOSE_LIMIT_SECONDS)
+        raise UsageError(
+            f"export: cannot listen on {address.host}:{address.port}: {error.strerror or error}"
+        ) from None
+    if not address.loopback:
+        print(UNAUTHENTICATED.format(host=address.host), file=sys.stderr)
+    print(
+        f"gpu-tui export: serving {address.url(server.port)} as Hostname={hostname!r}, "
+        f"{len(gpus)} GPU(s), a reading every {args.interval:g} s",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        sampler.run()
+    finally:
+        server.close()
+        sampler.stop()
+        sources.close(reads_hung=sampler.hung_devices > 0, limit=CLOSE_LIMIT_SECONDS)
+    return 0

@@ -1,0 +1,119 @@
+"""``gpu-tui fleet``: every GPU of a cluster, read from its Prometheus (dcgm-exporter metrics)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from gpu_tui.core.errors import UsageError
+from gpu_tui.core.fleet.url import URL_ENV
+
+NAME = "fleet"
+HELP = (
+    "show every node's GPUs from a Prometheus server that scrapes dcgm-exporter or "
+    "'gpu-tui export' (--json for scripts)"
+)
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not 0.1 <= value <= 300:
+        raise argparse.ArgumentTypeError(f"must be 0.1 to 300 seconds, got {text[:40]}")
+    return value
+
+
+def minutes(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of minutes: {text[:40]!r}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prometheus",
+        metavar="URL",
+        default=os.environ.get(URL_ENV),
+        help=f"the Prometheus server, e.g. http://prometheus:9090 (default: ${URL_ENV}); "
+        "credentials come from GPU_TUI_PROMETHEUS_TOKEN(_FILE) or GPU_TUI_PROMETHEUS_USER "
+        "with GPU_TUI_PROMETHEUS_PASSWORD(_FILE), never from the command line",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the fleet as JSON (schema_version 1)"
+    )
+    parser.add_argument(
+        "--match",
+        metavar="SELECTOR",
+        help='only GPUs whose series match these PromQL label matchers, e.g. Hostname=~"gpu-.*"',
+    )
+    parser.add_argument(
+        "--idle-minutes",
+        type=minutes,
+        default=15.0,
+        metavar="N",
+        help="idle while allocated: memory held and ~0%% utilisation for N minutes (default: 15)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="time limit for each request to Prometheus (default: 10)",
+    )
+    parser.add_argument("--ca-file", metavar="PATH", help="trust this CA for the server's TLS")
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="do not verify the server's TLS certificate (only when you must)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpu_tui.core.fleet.fleet_json import snapshot_json
+    from gpu_tui.core.fleet.prom_api import (
+        Credentials,
+        PrometheusApi,
+        PrometheusError,
+        QueryRejectedError,
+    )
+    from gpu_tui.core.fleet.reader import FleetReader
+
+    args.prometheus = args.prometheus or getattr(args, "prometheus_url", None)
+    if not args.prometheus:
+        raise UsageError(
+            f"fleet: no Prometheus server: give --prometheus URL or set {URL_ENV} "
+            "(a server that scrapes dcgm-exporter or 'gpu-tui export')"
+        )
+    if args.ca_file and not os.path.isfile(args.ca_file):
+        raise UsageError(f"--ca-file: no such file: {args.ca_file}")
+    api = PrometheusApi(
+        args.prometheus,
+        credentials=Credentials.from_environment(),
+        timeout=args.timeout,
+        ca_file=args.ca_file,
+        insecure=args.insecure,
+    )
+    if args.insecure:
+        print("gpu-tui fleet: warning: TLS certificate not verified (--insecure)", file=sys.stderr)
+    reader = FleetReader(api, selector=args.match or "", idle_minutes=args.idle_minutes)
+    try:
+        snapshot = reader.read()
+    except QueryRejectedError as error:
+        raise UsageError(f"fleet: {error}") from None
+    except PrometheusError as error:
+        print(f"gpu-tui: fleet: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(snapshot_json(snapshot), sys.stdout, indent=2, allow_nan=False)
+        sys.stdout.write("\n")
+    else:
+        from gpu_tui.core.fleet.text import fleet_lines
+
+        sys.stdout.write("\n".join(fleet_lines(snapshot, time.time())) + "\n")
+    return 0

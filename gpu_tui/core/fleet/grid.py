@@ -1,0 +1,170 @@
+"""The Fleet pane's grid, computed without a terminal: one row per node, filtered and sorted.
+
+Each node's GPUs are a strip of bar characters on a fixed 0–100 % scale (one per GPU), so a
+node of eight GPUs fits one row at 80 columns; the numbers beside it say the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
+from gpu_tui.core.fleet.text import age_text
+
+BARS = " ▁▂▃▄▅▆▇█"
+_GIB = 1024**3
+
+
+def bar(percent: float | None) -> str:
+    """One GPU's utilisation as a bar character (fixed scale: 0 % blank-ish, 100 % full)."""
+    if percent is None:
+        return "?"
+    level = round(max(0.0, min(percent, 100.0)) / 100 * (len(BARS) - 1))
+    return BARS[max(level, 1)]  # the lowest bar, not a blank: an idle GPU is still there
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    """What the grid shows for one node, and what it sorts and filters by."""
+
+    name: str
+    state: str
+    """``up``, ``DOWN`` or ``?`` (no target found)."""
+    age_seconds: float | None
+    gpus: int
+    strip: str
+    util_percent: float | None
+    memory_used_bytes: int | None
+    memory_total_bytes: int | None
+    temperature_c: float | None
+    power_watts: float | None
+    power_limit_watts: float | None
+    hot: int
+    throttled: int
+    erroring: int
+    simulated: bool
+    who: str
+    """Models, namespaces/pods and jobs, for reading and for the filter."""
+
+    @property
+    def issues(self) -> int:
+        return (self.state != "up") * 1000 + self.erroring * 100 + self.hot * 10 + self.throttled
+
+    @property
+    def flags(self) -> str:
+        words = []
+        if self.hot:
+            words.append(f"{self.hot}hot")
+        if self.throttled:
+            words.append(f"{self.throttled}thr")
+        if self.erroring:
+            words.append(f"{self.erroring}xid")
+        return " ".join(words)
+
+    def cells(self) -> tuple[str, ...]:
+        """Node, last scrape (or DOWN), one bar per GPU, mean utilisation, memory used/total,
+        hottest GPU, power/cap in kW, flags, who."""
+        memory = (
+            "?"
+            if self.memory_used_bytes is None or not self.memory_total_bytes
+            else f"{self.memory_used_bytes / _GIB:.0f}/{self.memory_total_bytes / _GIB:.0f}G"
+        )
+        power = "?" if self.power_watts is None else f"{self.power_watts / 1000:.1f}"
+        if self.power_limit_watts:
+            power += f"/{self.power_limit_watts / 1000:.1f}"
+        state = (
+            self.state if self.state != "up" else age_text(self.age_seconds).removesuffix(" ago")
+        )
+        return (
+            self.name,
+            state,
+            self.strip or "-",
+            "?" if self.util_percent is None else f"{self.util_percent:.0f}%",
+            memory,
+            "?" if self.temperature_c is None else f"{self.temperature_c:.0f}°",
+            power,
+            self.flags + (" SIM" if self.simulated else ""),
+            self.who,
+        )
+
+
+HEADERS = ("Node", "Seen", "GPUs", "Util", "Memory", "Max°C", "kW/cap", "Flags", "Who")
+
+
+def _sum(values: list[float]) -> float | None:
+    return sum(values) if values else None
+
+
+def node_row(node: FleetNode, now: float) -> NodeRow:
+    gpus = node.gpus
+    utils = [g.utilization_percent for g in gpus if g.utilization_percent is not None]
+    used = [g.memory_used_bytes for g in gpus if g.memory_used_bytes is not None]
+    totals = [g.memory_total_bytes for g in gpus if g.memory_total_bytes is not None]
+    temps = [g.temperature_c for g in gpus if g.temperature_c is not None]
+    power = [g.power_watts for g in gpus if g.power_watts is not None]
+    caps = [g.power_limit_watts for g in gpus if g.power_limit_watts is not None]
+    who: list[str] = []
+    for gpu in gpus:
+        for word in (gpu.model, f"{gpu.namespace}/{gpu.pod}" if gpu.pod else "", gpu.job):
+            if word and word not in who:
+                who.append(word)
+    return NodeRow(
+        name=node.name,
+        state={True: "up", False: "DOWN", None: "?"}[node.up],
+        age_seconds=None if node.last_scrape_time is None else max(now - node.last_scrape_time, 0),
+        gpus=len(gpus),
+        strip="".join(bar(g.utilization_percent) for g in gpus),
+        util_percent=sum(utils) / len(utils) if utils else None,
+        memory_used_bytes=int(sum(used)) if used else None,
+        memory_total_bytes=int(sum(totals)) if totals and len(totals) == len(used) else None,
+        temperature_c=max(temps) if temps else None,
+        power_watts=_sum(power),
+        power_limit_watts=_sum(caps) if len(caps) == len(power) else None,
+        hot=sum(g.hot for g in gpus),
+        throttled=sum(g.throttled for g in gpus),
+        erroring=sum(g.erroring for g in gpus),
+        simulated=any(g.simulated for g in gpus),
+        who=" ".join(who),
+    )
+
+
+@dataclass(frozen=True)
+class SortKey:
+    label: str
+    key: Callable[[NodeRow], tuple[float, str]]
+
+
+def _number(value: float | None) -> float:
+    return -1.0 if value is None else value
+
+
+SORTS: tuple[SortKey, ...] = (
+    SortKey("issues", lambda r: (-r.issues, r.name)),
+    SortKey("node", lambda r: (0, r.name)),
+    SortKey("utilisation", lambda r: (-_number(r.util_percent), r.name)),
+    SortKey("memory", lambda r: (-_number(r.memory_used_bytes), r.name)),
+    SortKey("temperature", lambda r: (-_number(r.temperature_c), r.name)),
+    SortKey("power", lambda r: (-_number(r.power_watts), r.name)),
+)
+"""What ``s`` steps through; the first is the default (down and erroring nodes on top)."""
+
+
+def matches(row: NodeRow, text: str) -> bool:
+    """Every word of ``text`` is in the node's name, models, pods or jobs (any case)."""
+    haystack = f"{row.name} {row.who} {row.state}".lower()
+    return all(word in haystack for word in text.lower().split())
+
+
+def grid_rows(snapshot: FleetSnapshot, now: float, text: str = "", sort: int = 0) -> list[NodeRow]:
+    rows = [node_row(node, now) for node in snapshot.nodes]
+    return sorted((r for r in rows if matches(r, text)), key=SORTS[sort % len(SORTS)].key)
+
+
+def summary(snapshot: FleetSnapshot) -> str:
+    t = snapshot.totals
+    down = f", {t.nodes_down} down" if t.nodes_down else ""
+    return (
+        f"{t.nodes} nodes{down} · {t.gpus} GPUs: {t.busy} busy, {t.idle} idle, {t.hot} hot, "
+        f"{t.throttled} throttled, {t.erroring} XID · {t.idle_while_allocated} idle while allocated"
+    )

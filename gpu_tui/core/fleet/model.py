@@ -1,0 +1,270 @@
+"""A fleet at one instant: nodes, their GPUs, the totals, and the GPUs idle while allocated.
+
+Built from the answers to ``queries`` (no I/O here); values in SI units, unknown is ``None``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from gpu_tui.core.devices.nvml_util import throttle_words
+from gpu_tui.core.fleet.dcgm_names import MIB
+from gpu_tui.core.fleet.prom_api import Series
+
+BUSY_PERCENT = 5.0
+"""At or above this utilisation a GPU counts as busy."""
+HOT_MARGIN_C = 5.0
+"""Hot: within this many °C of the GPU's slowdown temperature ..."""
+HOT_C = 85.0
+"""... or, when the exporter does not say its slowdown temperature, at or above this."""
+THROTTLE_MASK = 0x4 | 0x8 | 0x20 | 0x40 | 0x80 | 0x200 | 0x400
+"""Clock-event reasons that mean held back: power cap, hardware and thermal slowdowns, power
+brake, board and reliability limits (not idle, application clocks, sync boost or display)."""
+IDLE_MAX_UTIL = 1.0
+IDLE_MIN_USED_MIB = 1024.0
+
+
+@dataclass
+class FleetGpu:
+    """One GPU's latest readings (``None`` when its exporter does not report the field)."""
+
+    node: str
+    gpu: str
+    model: str = ""
+    uuid: str = ""
+    job: str = ""
+    instance: str = ""
+    namespace: str = ""
+    pod: str = ""
+    container: str = ""
+    simulated: bool = False
+    utilization_percent: float | None = None
+    memory_used_bytes: int | None = None
+    memory_total_bytes: int | None = None
+    temperature_c: float | None = None
+    temperature_slowdown_c: float | None = None
+    power_watts: float | None = None
+    power_limit_watts: float | None = None
+    sm_clock_mhz: float | None = None
+    clock_event_reasons: int | None = None
+    xid_last: int | None = None
+    sample_time: float | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.utilization_percent is not None and self.utilization_percent >= BUSY_PERCENT
+
+    @property
+    def hot(self) -> bool:
+        if self.temperature_c is None:
+            return False
+        if self.temperature_slowdown_c is not None:
+            return self.temperature_c >= self.temperature_slowdown_c - HOT_MARGIN_C
+        return self.temperature_c >= HOT_C
+
+    @property
+    def throttled(self) -> bool:
+        return bool((self.clock_event_reasons or 0) & THROTTLE_MASK)
+
+    @property
+    def throttle_reasons(self) -> tuple[str, ...] | None:
+        if self.clock_event_reasons is None:
+            return None
+        held = self.clock_event_reasons & THROTTLE_MASK
+        return throttle_words(held | (0x8 if held & 0xC0 else 0)) if held else ()
+
+    @property
+    def erroring(self) -> bool:
+        return bool(self.xid_last)
+
+    @property
+    def memory_fraction(self) -> float | None:
+        if self.memory_used_bytes is None or not self.memory_total_bytes:
+            return None
+        return self.memory_used_bytes / self.memory_total_bytes
+
+
+@dataclass
+class FleetNode:
+    """A node: its GPUs, whether its exporter's target is up, and when it was last scraped."""
+
+    name: str
+    instances: list[str] = field(default_factory=list)
+    up: bool | None = None
+    """False: Prometheus's last scrape of it failed; None: no target found for it."""
+    last_scrape_time: float | None = None
+    gpus: list[FleetGpu] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class IdleGpu:
+    """A GPU holding memory with ~0 utilisation for the whole window."""
+
+    node: str
+    gpu: str
+    max_utilization_percent: float
+    job: str = ""
+    namespace: str = ""
+    pod: str = ""
+    container: str = ""
+
+
+@dataclass(frozen=True)
+class Totals:
+    nodes: int
+    nodes_down: int
+    gpus: int
+    busy: int
+    idle: int
+    hot: int
+    throttled: int
+    erroring: int
+    idle_while_allocated: int
+
+
+@dataclass
+class FleetSnapshot:
+    """Everything one refresh learned."""
+
+    prometheus: str
+    time: float
+    selector: str
+    idle_window: str
+    nodes: list[FleetNode]
+    idle_while_allocated: list[IdleGpu]
+    query_seconds: float = 0.0
+
+    @property
+    def totals(self) -> Totals:
+        gpus = [gpu for node in self.nodes for gpu in node.gpus]
+        return Totals(
+            nodes=len(self.nodes),
+            nodes_down=sum(1 for node in self.nodes if node.up is False),
+            gpus=len(gpus),
+            busy=sum(1 for gpu in gpus if gpu.busy),
+            idle=sum(1 for gpu in gpus if gpu.utilization_percent is not None and not gpu.busy),
+            hot=sum(1 for gpu in gpus if gpu.hot),
+            throttled=sum(1 for gpu in gpus if gpu.throttled),
+            erroring=sum(1 for gpu in gpus if gpu.erroring),
+            idle_while_allocated=len(self.idle_while_allocated),
+        )
+
+
+def node_name(labels: dict[str, str]) -> str:
+    """The node a series belongs to: dcgm-exporter's ``Hostname``, else the scrape target."""
+    return labels.get("Hostname") or labels.get("instance") or "?"
+
+
+def _finite(value: float) -> float | None:
+    # dcgm-exporter writes a blank DCGM reading as a huge sentinel (e.g. 9223372036854775794)
+    if not math.isfinite(value) or abs(value) >= 1e15:
+        return None
+    return value
+
+
+def _gpu_sort_key(gpu: FleetGpu) -> tuple[int, str]:
+    return (int(gpu.gpu), "") if gpu.gpu.isdigit() else (1 << 30, gpu.gpu)
+
+
+def build_snapshot(
+    *,
+    prometheus: str,
+    at: float,
+    selector: str,
+    idle_window: str,
+    fields: dict[str, list[Series]],
+    labels: list[Series],
+    targets: list[Series],
+    scrapes: list[Series],
+    idle: list[Series],
+) -> FleetSnapshot:
+    """Join the answers into nodes → GPUs (GPUs keyed by node and ``gpu`` label)."""
+    gpus: dict[tuple[str, str], FleetGpu] = {}
+
+    def gpu_for(series_labels: dict[str, str]) -> FleetGpu:
+        key = (node_name(series_labels), series_labels.get("gpu", "?"))
+        if key not in gpus:
+            gpus[key] = FleetGpu(
+                node=key[0], gpu=key[1], instance=series_labels.get("instance", "")
+            )
+        return gpus[key]
+
+    for series in labels:
+        gpu = gpu_for(series.labels)
+        for attribute, label in (
+            ("model", "modelName"),
+            ("uuid", "UUID"),
+            ("job", "job"),
+            ("namespace", "namespace"),
+            ("pod", "pod"),
+            ("container", "container"),
+        ):
+            if series.labels.get(label) and not getattr(gpu, attribute):
+                setattr(gpu, attribute, series.labels[label])
+    for name, answer in fields.items():
+        for series in answer:
+            value = _finite(series.value)
+            gpu = gpu_for(series.labels)
+            if value is None:
+                continue
+            if name == "fb_used_mib":
+                gpu.memory_used_bytes = round(value * MIB)
+            elif name == "fb_free_mib":
+                gpu.memory_total_bytes = round(value * MIB)  # used is added below
+            elif name == "clock_event_reasons":
+                gpu.clock_event_reasons = int(value)
+            elif name == "xid_last":
+                gpu.xid_last = int(value)
+            elif name == "simulated":
+                gpu.simulated = value > 0
+            else:
+                setattr(gpu, name, value)
+    for gpu in gpus.values():
+        if gpu.memory_total_bytes is not None:
+            if gpu.memory_used_bytes is None:
+                gpu.memory_total_bytes = None  # free alone does not give the total
+            else:
+                gpu.memory_total_bytes += gpu.memory_used_bytes
+
+    nodes: dict[str, FleetNode] = {}
+    for gpu in gpus.values():
+        nodes.setdefault(gpu.node, FleetNode(gpu.node)).gpus.append(gpu)
+    scrape_times = {
+        (s.labels.get("instance", ""), s.labels.get("job", "")): s.value for s in scrapes
+    }
+    for series in targets:
+        node = nodes.setdefault(node_name(series.labels), FleetNode(node_name(series.labels)))
+        instance = series.labels.get("instance", "")
+        if instance and instance not in node.instances:
+            node.instances.append(instance)
+        is_up = series.value == 1
+        node.up = is_up if node.up is None else (node.up and is_up)
+        stamp = scrape_times.get((instance, series.labels.get("job", "")))
+        if stamp is not None and (node.last_scrape_time is None or stamp < node.last_scrape_time):
+            node.last_scrape_time = stamp  # the stalest of its targets
+    for node in nodes.values():
+        node.gpus.sort(key=_gpu_sort_key)
+    idle_gpus = sorted(
+        (
+            IdleGpu(
+                node=node_name(s.labels),
+                gpu=s.labels.get("gpu", "?"),
+                max_utilization_percent=s.value,
+                job=s.labels.get("job", ""),
+                namespace=s.labels.get("namespace", ""),
+                pod=s.labels.get("pod", ""),
+                container=s.labels.get("container", ""),
+            )
+            for s in idle
+        ),
+        key=lambda g: (g.node, int(g.gpu) if g.gpu.isdigit() else 1 << 30, g.gpu),
+    )
+    return FleetSnapshot(
+        prometheus=prometheus,
+        time=at,
+        selector=selector,
+        idle_window=idle_window,
+        nodes=sorted(nodes.values(), key=lambda n: n.name),
+        idle_while_allocated=idle_gpus,
+    )

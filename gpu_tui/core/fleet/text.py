@@ -1,0 +1,83 @@
+"""A fleet snapshot in words, one line per GPU (``gpu-tui fleet`` without ``--json``)."""
+
+from __future__ import annotations
+
+from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot
+
+_GIB = 1024**3
+
+
+def _num(value: float | None, fmt: str, unit: str = "") -> str:
+    return "?" if value is None else f"{value:{fmt}}{unit}"
+
+
+def age_text(seconds: float | None) -> str:
+    """``3s ago``, ``4m ago``, ``2h ago``; ``never`` when unknown."""
+    if seconds is None:
+        return "never"
+    if seconds < 90:
+        return f"{seconds:.0f}s ago"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f}m ago"
+    return f"{seconds / 3600:.0f}h ago"
+
+
+def window_text(window: str) -> str:
+    """A PromQL window such as ``900s`` in words: ``15 min``."""
+    seconds = int(window.removesuffix("s")) if window.removesuffix("s").isdigit() else None
+    if seconds is None:
+        return window
+    return f"{seconds / 60:g} min" if seconds % 60 == 0 else f"{seconds} s"
+
+
+def gpu_line(gpu: FleetGpu) -> str:
+    memory = (
+        "?"
+        if gpu.memory_used_bytes is None or gpu.memory_total_bytes is None
+        else f"{gpu.memory_used_bytes / _GIB:.0f}/{gpu.memory_total_bytes / _GIB:.0f}GiB"
+    )
+    temp = _num(gpu.temperature_c, ".0f", "°C")
+    if gpu.temperature_slowdown_c is not None:
+        temp += f"/{gpu.temperature_slowdown_c:.0f}"
+    power = _num(gpu.power_watts, ".0f")
+    if gpu.power_limit_watts is not None:
+        power += f"/{gpu.power_limit_watts:.0f}"
+    flags = [
+        word
+        for word, on in (
+            ("HOT", gpu.hot),
+            ("THROTTLED " + ",".join(gpu.throttle_reasons or ()), gpu.throttled),
+            (f"XID {gpu.xid_last}", gpu.erroring),
+            ("SIMULATED", gpu.simulated),
+        )
+        if on
+    ]
+    who = f"  {gpu.namespace}/{gpu.pod}" if gpu.pod else ""
+    return (
+        f"  gpu{gpu.gpu:<3} {_num(gpu.utilization_percent, '3.0f', '%')} {memory:>9} "
+        f"{temp:>8} {power:>8}W  {gpu.model}{who}" + ("  " + " ".join(flags) if flags else "")
+    )
+
+
+def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
+    t = snapshot.totals
+    lines = [
+        f"{snapshot.prometheus}: {t.nodes} nodes ({t.nodes_down} down), {t.gpus} GPUs: "
+        f"{t.busy} busy, {t.idle} idle, {t.hot} hot, {t.throttled} throttled, "
+        f"{t.erroring} with XID errors, {t.idle_while_allocated} idle while allocated"
+    ]
+    for node in snapshot.nodes:
+        state = {True: "up", False: "DOWN", None: "no target"}[node.up]
+        scraped = None if node.last_scrape_time is None else now - node.last_scrape_time
+        lines.append(f"{node.name}  {state}, scraped {age_text(scraped)}, {len(node.gpus)} GPUs")
+        lines.extend(gpu_line(gpu) for gpu in node.gpus)
+    if snapshot.idle_while_allocated:
+        lines.append(
+            f"Idle while allocated (≤1% for {window_text(snapshot.idle_window)}, memory held):"
+        )
+        for idle in snapshot.idle_while_allocated:
+            who = f" {idle.namespace}/{idle.pod}" if idle.pod else ""
+            lines.append(
+                f"  {idle.node} gpu{idle.gpu}{who} (max {idle.max_utilization_percent:.0f}%)"
+            )
+    return lines

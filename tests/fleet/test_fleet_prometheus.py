@@ -1,0 +1,162 @@
+"""``gpu-tui fleet --json`` against a real Prometheus scraping `gpu-tui export --demo` processes
+and a recorded dcgm-exporter page (its default counters, with Kubernetes pod labels)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fleet import harness
+
+FIXTURE = Path(__file__).parent / "fixtures" / "dcgm_exporter_k8s.metrics"
+pytestmark = pytest.mark.timeout(90)
+
+
+def fleet(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "fleet", "--prometheus", url, *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def fleet_json(url: str, *args: str) -> dict[str, Any]:
+    done = fleet(url, "--json", *args)
+    assert done.returncode == 0, done.stderr
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Prometheus scraping three demo exporters (one stopped once scraped, so it is down) and
+    the recorded dcgm-exporter page, and a target where nothing ever answers; yields the
+    Prometheus URL."""
+    binary = harness.prometheus_binary()
+    exporters = [harness.start_exporter(node) for node in ("gpu-a", "gpu-b", "gpu-c")]
+    try:
+        with harness.static_page(FIXTURE.read_bytes()) as dcgm_port:
+            jobs = {
+                "gpu-tui": [f"127.0.0.1:{port}" for _, port in exporters]
+                + [f"127.0.0.1:{harness.free_port()}"],
+                "dcgm-exporter": [f"127.0.0.1:{dcgm_port}"],
+            }
+            with harness.prometheus(binary, jobs, tmp_path_factory.mktemp("prom")) as url:
+                harness.wait_until(
+                    lambda: (
+                        len(harness.query(url, "up == 1")) == 4
+                        and len(harness.query(url, "DCGM_FI_DEV_GPU_UTIL")) == 6
+                    ),
+                    20,
+                    "every target scraped",
+                )
+                harness.stop(exporters[2][0])  # gpu-c goes away: its target is down
+                harness.wait_until(
+                    lambda: len(harness.query(url, "up == 0")) == 2, 10, "gpu-c's target down"
+                )
+                yield url
+    finally:
+        for process, _ in exporters:
+            harness.stop(process)
+
+
+def by_node(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {node["node"]: node for node in document["nodes"]}
+
+
+def test_demo_exporters_show_as_nodes_with_their_simulated_gpu(cluster: str) -> None:
+    document = fleet_json(cluster)
+    assert document["schema_version"] == 1
+    nodes = by_node(document)
+    for name in ("gpu-a", "gpu-b"):
+        node = nodes[name]
+        assert node["up"] is True
+        assert node["last_scrape_age_seconds"] < 5
+        (gpu,) = node["gpus"]
+        assert gpu["simulated"] is True
+        assert "SIMULATED" in gpu["model"]
+        assert gpu["memory_total_bytes"] == pytest.approx(81559 * 1024**2, rel=1e-3)
+        assert gpu["power_limit_watts"] == 700
+        assert gpu["temperature_slowdown_c"] == 87
+        assert 0 <= gpu["utilization_percent"] <= 100
+        assert gpu["labels"]["job"] == "gpu-tui"
+
+
+def test_a_stopped_exporter_is_shown_down_not_missing(cluster: str) -> None:
+    nodes = by_node(fleet_json(cluster))
+    assert nodes["gpu-c"]["up"] is False
+    assert nodes["gpu-c"]["gpus"] == []
+    assert fleet_json(cluster)["totals"]["nodes_down"] == 2
+
+
+def test_a_target_that_never_answered_is_shown_down_under_its_address(cluster: str) -> None:
+    document = fleet_json(cluster)
+    (never,) = [n for n in document["nodes"] if n["node"].startswith("127.0.0.1:")]
+    assert never["up"] is False
+    assert never["gpus"] == []
+    assert never["last_scrape_age_seconds"] < 5
+    narrowed = fleet_json(cluster, "--match", 'Hostname=~"gpu-.*"')
+    assert not [n for n in narrowed["nodes"] if n["node"].startswith("127.0.0.1:")]
+
+
+def test_the_recorded_dcgm_exporter_page_reads_with_its_units_and_pod_labels(
+    cluster: str,
+) -> None:
+    document = fleet_json(cluster)
+    node = by_node(document)["dgx-a07"]
+    assert node["up"] is True
+    gpus = {gpu["gpu"]: gpu for gpu in node["gpus"]}
+    assert sorted(gpus) == ["0", "1", "2"]
+    training = gpus["0"]
+    assert training["model"] == "NVIDIA A100-SXM4-80GB"
+    assert training["memory_used_bytes"] == 71787 * 1024**2
+    assert training["memory_total_bytes"] == (71787 + 9133) * 1024**2
+    assert training["power_watts"] == pytest.approx(312.456)
+    assert training["power_limit_watts"] is None  # not among dcgm-exporter's default counters
+    assert training["labels"]["pod"] == "llama-ft-7d9f8-0"
+    assert training["labels"]["namespace"] == "research"
+    hot = gpus["2"]
+    assert hot["hot"] is True
+    assert hot["erroring"] is True
+    assert hot["xid_last"] == 79
+    assert "pod" not in hot["labels"]  # the exporter's empty pod label is no pod
+    idle = [(g["node"], g["gpu"], g["pod"]) for g in document["idle_while_allocated"]]
+    assert idle == [("dgx-a07", "1", "jupyter-alice")]
+    totals = document["totals"]
+    assert totals["hot"] == 1
+    assert totals["erroring"] == 1
+    assert totals["idle_while_allocated"] == 1
+
+
+def test_match_narrows_to_the_selected_nodes(cluster: str) -> None:
+    document = fleet_json(cluster, "--match", 'Hostname=~"gpu-.*"')
+    assert set(by_node(document)) == {"gpu-a", "gpu-b", "gpu-c"}
+    document = fleet_json(cluster, "--match", '{namespace="alice"}')
+    assert [(n["node"], [g["gpu"] for g in n["gpus"]]) for n in document["nodes"]] == [
+        ("dgx-a07", ["1"])
+    ]
+
+
+def test_human_output_lists_nodes_and_flags(cluster: str) -> None:
+    done = fleet(cluster)
+    assert done.returncode == 0, done.stderr
+    assert "gpu-c  DOWN" in done.stdout
+    assert "XID 79" in done.stdout
+    assert "HOT" in done.stdout
+    assert "SIMULATED" in done.stdout
+
+
+def test_a_selector_prometheus_rejects_is_bad_input(cluster: str) -> None:
+    done = fleet(cluster, "--match", 'Hostname=~"("')
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr
+    assert "rejected" in done.stderr
