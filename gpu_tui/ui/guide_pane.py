@@ -22,21 +22,23 @@ from gpu_tui.ui.pane import Pane
 
 @dataclass(frozen=True)
 class Section:
-    """An inner tab: its id suffix, its title (the key letter underlined) and the key."""
+    """An inner tab: its id suffix, its title (the key letter underlined), the key, and its
+    name in words (the ``?`` screen and the command palette)."""
 
     name: str
     title: str
     key: str
+    label: str
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section("catalog", "[u]C[/u]atalog", "c"),
-    Section("bars", "[u]B[/u]ars", "b"),
-    Section("fit", "[u]F[/u]it", "f"),
-    Section("cost", "C[u]o[/u]st", "o"),
-    Section("why", "[u]W[/u]hy GPUs", "w"),
-    Section("versus", "GPU [u]v[/u]s TPU/CPU", "v"),
-    Section("metrics", "[u]M[/u]etrics", "m"),
+    Section("catalog", "[u]C[/u]atalog", "c", "Catalog"),
+    Section("bars", "[u]B[/u]ars", "b", "Bars"),
+    Section("fit", "[u]F[/u]it", "f", "Will it fit"),
+    Section("cost", "C[u]o[/u]st", "o", "Cloud vs on-prem cost"),
+    Section("why", "[u]W[/u]hy GPUs", "w", "Why GPUs"),
+    Section("versus", "GPU [u]v[/u]s TPU/CPU", "v", "GPU vs TPU/CPU"),
+    Section("metrics", "[u]M[/u]etrics", "m", "Metrics"),
 )
 
 
@@ -44,9 +46,24 @@ class GuidePane(Pane, can_focus=False):
     """Seven sections in inner tabs; a letter jumps to one, [ and ] step through them."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
-        *(Binding(s.key, f"section('{s.name}')", s.name, show=False) for s in SECTIONS),
-        Binding("left_square_bracket", "step(-1)", "Previous section", show=False),
-        Binding("right_square_bracket", "step(1)", "Section", key_display="[ ]"),
+        *(
+            Binding(s.key, f"section('{s.name}')", s.label, show=False, tooltip="section")
+            for s in SECTIONS
+        ),
+        Binding(
+            "left_square_bracket",
+            "step(-1)",
+            "Previous section",
+            key_display="[",
+            group=Binding.Group("Section"),
+        ),
+        Binding(
+            "right_square_bracket",
+            "step(1)",
+            "Next section",
+            key_display="]",
+            group=Binding.Group("Section"),
+        ),
     ]
 
     def compose(self) -> ComposeResult:

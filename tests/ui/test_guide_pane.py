@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
 from gpu_tui.core.bench.outputs import atomic_write
@@ -18,6 +19,7 @@ from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
 from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
+from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import GuideBars
 
 SIZE = (80, 24)
@@ -42,13 +44,14 @@ def column(app: GpuTuiApp, table_id: str, index: int) -> list[str]:
     return [str(table.get_row_at(row)[index]).strip() for row in range(table.row_count)]
 
 
-async def type_into(pilot: object, app: GpuTuiApp, selector: str, text: str) -> None:
-    """Replace an input's text by typing, as a user would."""
-    field = app.query_one(selector, Input)
+async def type_into(pilot: Pilot[int], app: GpuTuiApp, selector: str, text: str) -> None:
+    """Replace an input's text by typing, as a user would: Enter first (a field takes text
+    once entered; until then a digit is a pane key)."""
+    field = app.query_one(selector, Field)
     field.focus()
     field.value = ""
-    await pilot.press(*text)  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.press(*([] if field.editing else ["enter"]), *text)
+    await pilot.pause()
 
 
 async def test_letters_and_brackets_move_between_sections(
@@ -238,15 +241,15 @@ async def test_fit_names_models_and_labels_an_assumed_shape(
         assert (
             "KV cache     0.3 GB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
         )
-        # Every line of the summary fits the 80-column pane, so none is cut off.
-        assert all(len(line) <= 78 for line in summary.splitlines())
+        # Every line of the summary fits the 80-column pane (76 columns inside its padding).
+        assert all(len(line) <= 76 for line in summary.splitlines())
         await type_into(pilot, app, "#fit-context", "128000")
         await type_into(pilot, app, "#fit-batch", "8")
         for model in ("gpt-oss-120b", "qwen3-235b-a22b", "llama-3.1-405b", "DeepSeek-V3"):
             await type_into(pilot, app, "#fit-params", model)
             summary = text_of(app, "#fit-summary")
-            assert len(summary.splitlines()) == 4
-            assert all(len(line) <= 78 for line in summary.splitlines()), summary
+            assert len(summary.splitlines()) == 5
+            assert all(len(line) <= 76 for line in summary.splitlines()), summary
         view = app.query_one(FitView)
         h100 = next(p for p in view.placements if p.target.name == "H100 SXM")
         assert view.result is not None
@@ -287,7 +290,7 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "shared/" not in tables
         assert "accelerators.md" not in tables
         assert "https://www.runpod.io/pricing" in tables
-        await pilot.press(*"4.00")
+        await pilot.press("enter", *"4.00")  # Enter first: until then "4" is the Bench key
         assert "Break-even 55.7 % utilisation" in text_of(app, "#cost-results")
         await pilot.press("down")  # ↓ moves to the next input, whose source shows below
         assert app.focused is app.query_one("#cost-date", Input)

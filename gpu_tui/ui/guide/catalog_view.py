@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.guide.lineup import (
@@ -23,9 +23,13 @@ from gpu_tui.core.guide.lineup import (
     sort_rows,
 )
 from gpu_tui.core.sources import Source
-from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG, fit_label, number
+from gpu_tui.ui.guide import device_name
+from gpu_tui.ui.widgets.field import Field
+from gpu_tui.ui.widgets.guide_bars import number
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 
-NAME_WIDTH = 26
+CELL_PADDING = 2
+"""A DataTable cell's padding, both sides together (``cell_padding=1``)."""
 _BF16 = next(i for i, column in enumerate(COLUMNS) if column.attr == "bf16_tflops")
 
 
@@ -38,17 +42,6 @@ def _cell(value: object, attr: str, weak: bool = False) -> str:
         return "—"
     text = number(float(value)) if isinstance(value, int | float) and attr != "year" else str(value)
     return text + WEAK_MARK if weak else text
-
-
-def name_cell(row: LineupRow, accent: str, warning: str, width: int = NAME_WIDTH) -> Text:
-    """The device name; this machine's marked ▶, a simulated one's tag reversed and never cut."""
-    text = Text(fit_label(f"▶ {row.name}" if row.local else row.name, width))
-    if row.simulated:
-        text.stylize(f"bold {warning}")
-        text.stylize("reverse", len(text) - len(SIMULATED_TAG) + 1)
-    elif row.local:
-        text.stylize(f"bold {accent}")
-    return text
 
 
 def describe(row: LineupRow) -> Text:
@@ -99,6 +92,27 @@ def describe(row: LineupRow) -> Text:
     return head
 
 
+def fitting_columns(widths: list[int], room: int | None, keep: int) -> list[int]:
+    """The columns (indices into ``widths``, each with its padding) that fit whole in ``room``
+    cells, in order: the first (the name) always, then each while it fits; the column ``keep``
+    always, in place of the last ones if need be. The last column's right padding may fall off
+    the edge (it is blank). ``room=None`` (not laid out yet): all of them."""
+    if room is None:
+        return list(range(len(widths)))
+    room += 1
+    shown, used = [0], widths[0]
+    for index, width in enumerate(widths[1:], start=1):
+        if used + width > room:
+            break
+        shown.append(index)
+        used += width
+    if keep not in shown:
+        while len(shown) > 1 and used + widths[keep] > room:
+            used -= widths[shown.pop()]
+        shown.append(keep)
+    return shown
+
+
 def _citation(source: Source) -> str:
     weak = f" ({WEAK_MARK} secondary)" if not source.primary else ""
     return f"{source.title or source.url}{weak} {source.url}" if source.title else source.url
@@ -108,9 +122,9 @@ class CatalogView(Widget):
     """Filter line, the table, and the highlighted row's figures with their source."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
-        Binding("slash", "filter", "Filter", key_display="/"),
-        Binding("s", "sort", "Sort"),
-        Binding("r", "reverse", "Reverse"),
+        Binding("slash", "filter", "Filter", key_display="/", tooltip="by vendor, name or year"),
+        Binding("s", "sort", "Sort", tooltip="by the next column"),
+        Binding("r", "reverse", "Reverse", tooltip="the order"),
         Binding("escape", "leave", "To the table", show=False),
     ]
 
@@ -129,15 +143,17 @@ class CatalogView(Widget):
         super().__init__(id=id)
         self.catalog = catalog_rows()
         self.rows: tuple[LineupRow, ...] = ()
+        self.shown_columns: list[int] = list(range(len(COLUMNS)))
+        """Indices into ``COLUMNS`` of the table's columns, in order."""
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield Field(
             placeholder="/ filter by vendor, name or year: e.g. nvidia h100, amd, tpu",
             id="guide-filter",
             compact=True,
         )
         yield DataTable(id="guide-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="guide-detail")
+        yield ReadingBox(text_id="guide-detail", id="guide-detail-box")
 
     def on_mount(self) -> None:
         self.refill()
@@ -160,7 +176,10 @@ class CatalogView(Widget):
         self.refill()
 
     def action_filter(self) -> None:
-        self.query_one("#guide-filter", Input).focus()
+        """``/`` says "I am going to type a filter": the field is entered at once."""
+        field = self.query_one("#guide-filter", Field)
+        field.focus()
+        field.edit()
 
     def action_sort(self) -> None:
         """Next column; numbers start largest first, names A to Z."""
@@ -184,16 +203,23 @@ class CatalogView(Widget):
 
     @on(DataTable.HeaderSelected, "#guide-table")
     def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        if event.column_index == self.sort_index:
+        index = self.shown_columns[event.column_index]
+        if index == self.sort_index:
             self.action_reverse()
         else:
-            self.set_reactive(CatalogView.descending, COLUMNS[event.column_index].numeric)
-            self.sort_index = event.column_index
+            self.set_reactive(CatalogView.descending, COLUMNS[index].numeric)
+            self.sort_index = index
+
+    def on_resize(self) -> None:
+        self.refill()  # the columns that fit whole change with the width
 
     @on(DataTable.RowHighlighted, "#guide-table")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if 0 <= event.cursor_row < len(self.rows):
-            self.query_one("#guide-detail", Static).update(describe(self.rows[event.cursor_row]))
+            self.show_detail(describe(self.rows[event.cursor_row]))
+
+    def show_detail(self, text: Text | str) -> None:
+        self.query_one("#guide-detail-box", ReadingBox).update(text)
 
     def refill(self, *, to_top: bool = False) -> None:
         """Rebuild the table for the current hardware, filter and sort; keep the cursor's row."""
@@ -217,22 +243,44 @@ class CatalogView(Widget):
             if col.numeric and any(r[i].endswith(WEAK_MARK) for r in cells):
                 for r in cells:
                     r[i] = r[i] if r[i].endswith(WEAK_MARK) else r[i] + " "
-        headers = []
-        for index, col in enumerate(COLUMNS):
-            arrow = (" ▼" if self.descending else " ▲") if index == self.sort_index else ""
-            headers.append(col.label + arrow)
-            width = NAME_WIDTH if col.attr == "name" else None
-            table.add_column(Text(col.label + arrow, style="bold" if arrow else ""), width=width)
+        arrow = " ▼" if self.descending else " ▲"
+        headers = [
+            col.label + (arrow if i == self.sort_index else "") for i, col in enumerate(COLUMNS)
+        ]
         # DataTable ignores a cell's justify, so numbers are padded to line up on the right.
         widths = [
             max(len(header), *(len(r[i]) for r in cells)) for i, header in enumerate(headers[1:])
         ]
+        # Only whole columns: one cut at the right edge reads wrong ("202" for 2024). What is
+        # left out is in the detail box below, and the sorted column is always shown.
+        labels = (device_name.label(row.name, row.local) for row in self.rows)
+        name_width = max(len(headers[0]), device_name.column_width(labels))
+        room = table.content_region.width - table.styles.scrollbar_size_vertical
+        self.shown_columns = fitting_columns(
+            [name_width + CELL_PADDING, *(w + CELL_PADDING for w in widths)],
+            room if table.content_region.width else None,
+            self.sort_index,
+        )
+        for index in self.shown_columns:
+            label, sorted_here = headers[index], index == self.sort_index
+            width = name_width if index == 0 else None
+            table.add_column(Text(label, style="bold" if sorted_here else ""), width=width)
         for row, texts in zip(self.rows, cells, strict=True):
             padded = [
                 Text(t.rjust(w) if col.numeric else t)
                 for t, w, col in zip(texts, widths, COLUMNS[1:], strict=True)
             ]
-            table.add_row(name_cell(row, accent, warning), *padded, key=row.key)
+            visible = [padded[index - 1] for index in self.shown_columns[1:]]
+            name = device_name.name_cell(
+                row.name,
+                local=row.local,
+                simulated=row.simulated,
+                accent=accent,
+                warning=warning,
+                width=name_width,
+                console=self.app.console,
+            )
+            table.add_row(name, *visible, key=row.key, height=device_name.height(name))
         keys = [row.key for row in self.rows]
         table.move_cursor(row=keys.index(keep) if keep in keys else 0)
         local = sum(row.local for row in self.rows)
@@ -244,5 +292,5 @@ class CatalogView(Widget):
         # Moving to the row it was already on posts no RowHighlighted, so refresh the detail here.
         cursor = table.cursor_row
         detail = describe(self.rows[cursor]) if 0 <= cursor < len(self.rows) else ""
-        self.query_one("#guide-detail", Static).update(detail)
+        self.show_detail(detail)
         self.post_message(self.Shown(self.rows))

@@ -97,7 +97,8 @@ def reference_table(year: c.GpuYear) -> Table:
     table.add_column("$/GPU-h", justify="right", no_wrap=True)
     table.add_column("break-even", justify="right", no_wrap=True)
     table.add_column("seen", no_wrap=True)
-    table.add_column("what (source)", ratio=1)
+    # An address longer than the column folds onto the next line rather than losing its end.
+    table.add_column("what (source)", ratio=1, overflow="fold")
     for price in c.REFERENCE_PRICES:
         u_star = c.break_even_utilization(year, price.usd_per_gpu_hour)
         table.add_row(
@@ -122,7 +123,7 @@ def snapshot_table() -> Table:
         caption_justify="left",
     )
     table.add_column("GPU", no_wrap=True)
-    table.add_column("provider", ratio=1)
+    table.add_column("provider", ratio=1, overflow="fold")
     table.add_column("$/h", justify="right", no_wrap=True)
     table.add_column("seen", no_wrap=True)
     for row in PRICES:

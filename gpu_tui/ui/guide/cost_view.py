@@ -20,6 +20,7 @@ from gpu_tui.core.guide import cost as c
 from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.core.limits import Limit
 from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
+from gpu_tui.ui.widgets.field import Field as TextField
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
 
@@ -117,7 +118,7 @@ class CostView(ReportsWorkerFailures, Widget):
                 for field in (*CLOUD_FIELDS, *NODE_FIELDS):
                     with Horizontal(classes="cost-row"):
                         yield Label(field.label, classes="field-label")
-                        yield Input(_default_text(field), id=f"cost-{field.id}", compact=True)
+                        yield TextField(_default_text(field), id=f"cost-{field.id}", compact=True)
             with VerticalScroll(id="cost-results-scroll"):
                 yield Static(id="cost-results")
                 yield Static(id="cost-tables")

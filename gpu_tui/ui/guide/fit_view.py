@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.console import Console
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Select, Static
@@ -19,11 +20,15 @@ from gpu_tui.core.guide import fit as f
 from gpu_tui.core.guide.lineup import display_name
 from gpu_tui.core.guide.report import gb, kv_formula, read_formula
 from gpu_tui.core.guide.shapes import parse_params
-from gpu_tui.ui.guide.catalog_view import NAME_WIDTH
-from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG, fit_label
+from gpu_tui.ui.guide import device_name
+from gpu_tui.ui.widgets.field import Field
+from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 DTYPES = ("fp32", "bf16", "fp8", "int4")
 DEFAULT_MODEL = "llama-3.1-8b"
+COLUMN_LABELS = ("Memory", "Need", "Of one", "Decode ≤ tok/s", "TB/s")
+"""The table's columns after the Device column."""
 FORMULAS = (
     f"Formulas ({f.SOURCE_DECODE.url}): weights = params × bytes; KV = 2 × bytes × layers × "
     "KV heads × head dim × context × batch (MLA: layers × (latent + RoPE dim) × bytes × "
@@ -78,7 +83,7 @@ class FitView(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal(id="fit-inputs"):
             yield Label("Model", classes="field-label")
-            yield Input(
+            yield Field(
                 DEFAULT_MODEL,
                 id="fit-params",
                 compact=True,
@@ -89,19 +94,19 @@ class FitView(Widget):
             options = [(d, d) for d in DTYPES]
             yield Select(options, value="bf16", allow_blank=False, id="fit-dtype", compact=True)
             yield Label("Context", classes="field-label")
-            yield Input(str(f.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
+            yield Field(str(f.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
             yield Label("Batch", classes="field-label")
-            yield Input(str(f.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
+            yield Field(str(f.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
         yield Static(id="fit-summary")
-        yield DataTable(id="fit-table", cursor_type="row", zebra_stripes=True)
-        yield Static(id="fit-detail")
+        # Below the table at 80 columns, beside it when wide (CSS); at 80×24 the notes are
+        # longer than the rows left for them, so the box scrolls (Tab, then ↓).
+        with Container(id="fit-results"):
+            yield DataTable(id="fit-table", cursor_type="row", zebra_stripes=True)
+            yield ReadingBox(text_id="fit-detail", id="fit-detail-box")
 
     def on_mount(self) -> None:
         table = self.query_one("#fit-table", DataTable)
         table.border_title = "Where it fits: ▶ this machine, then fewest devices, fastest decode"
-        table.add_column("Device", width=NAME_WIDTH)
-        for label in ("Memory", "Need", "Of one", "Decode ≤ tok/s", "TB/s"):
-            table.add_column(label)
         self.recompute()
 
     def focus(self, scroll_visible: bool = True) -> FitView:
@@ -147,15 +152,23 @@ class FitView(Widget):
         self.placements = _ranked(self.result.placements)
         summary.update(self.summary(self.result))
         keep = table.cursor_row
-        table.clear()
+        # Columns anew: the Device column is as wide as this machine's names need.
+        table.clear(columns=True)
+        labels = (device_name.label(p.target.name, p.target.local) for p in self.placements)
+        width = device_name.column_width(labels)
+        table.add_column(device_name.HEADER, width=width)
+        for label in COLUMN_LABELS:
+            table.add_column(label)
         variables = self.app.get_css_variables()
+        console = self.app.console
         for index, p in enumerate(self.placements):
-            table.add_row(*self.cells(p, variables), key=str(index))
+            cells = self.cells(p, variables, width, console)
+            table.add_row(*cells, key=str(index), height=device_name.height(cells[0]))
         table.move_cursor(row=min(keep, len(self.placements) - 1))
         self.show_detail(table.cursor_row)
 
     def summary(self, result: f.FitResult) -> Text:
-        """The arithmetic, with this machine's answer first; four lines that fit in 80 columns."""
+        """The arithmetic, with this machine's answer first; five lines that fit in 80 columns."""
         shape = result.shape.shape
         text = Text()
         first_local = next((p for p in self.placements if p.target.local), None)
@@ -174,16 +187,16 @@ class FitView(Widget):
             if result.shape.exact
             else f"assumed shape ({result.shape.borrowed_from}'s)"
         )
-        text.append(
-            f"Total    {gb(result.total_bytes):>10} · read per step "
-            f"{gb(result.bytes_read_per_step)} · {model}"
-        )
+        # The caveat leads: cut at the right edge, the line must not say the opposite.
+        caveat = "nothing reserved for activations or overhead"
+        text.append(f"Total    {gb(result.total_bytes):>10} · {caveat}\n")
+        text.append(f"Read     {gb(result.bytes_read_per_step):>10} per step · {model}")
         return text
 
     @staticmethod
     def verdict(p: f.Placement) -> str:
         """One line: does it fit on this device, and how fast can it decode at best."""
-        name = fit_label(p.target.name, 40)
+        name = p.target.name
         if p.devices_needed is None:
             return f"▶ {name}: memory unknown"
         share = f"{(p.fraction_of_one or 0) * 100:.0f} %"
@@ -196,15 +209,18 @@ class FitView(Widget):
         return f"▶ {name}: {fits} ({share}){decode}"
 
     @staticmethod
-    def cells(p: f.Placement, variables: dict[str, str]) -> list[Text]:
-        name = Text(
-            fit_label(f"▶ {p.target.name}" if p.target.local else p.target.name, NAME_WIDTH)
+    def cells(
+        p: f.Placement, variables: dict[str, str], width: int, console: Console
+    ) -> list[Text]:
+        name = device_name.name_cell(
+            p.target.name,
+            local=p.target.local,
+            simulated=p.target.name.endswith(SIMULATED_TAG),
+            accent=variables["text-accent"],
+            warning=variables["text-warning"],
+            width=width,
+            console=console,
         )
-        if p.target.name.endswith(SIMULATED_TAG):
-            name.stylize(f"bold {variables['text-warning']}")
-            name.stylize("reverse", len(name) - len(SIMULATED_TAG) + 1)
-        elif p.target.local:
-            name.stylize(f"bold {variables['text-accent']}")
         need = "—" if p.devices_needed is None else str(p.devices_needed)
         need_style = f"bold {variables['text-success']}" if p.devices_needed == 1 else ""
         share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
@@ -225,7 +241,7 @@ class FitView(Widget):
 
     def show_detail(self, index: int) -> None:
         """The highlighted device's arithmetic and the source of its figures."""
-        detail = self.query_one("#fit-detail", Static)
+        detail = self.query_one("#fit-detail-box", ReadingBox)
         result = self.result
         if result is None or not 0 <= index < len(self.placements):
             detail.update("")

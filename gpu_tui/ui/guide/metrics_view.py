@@ -5,10 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import OptionList, Static
+from textual.containers import Horizontal
+from textual.widgets import OptionList
 
 from gpu_tui.core.guide.metrics import KEY_METRICS, Metric
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 
 def metric_text(metric: Metric) -> Text:
@@ -26,14 +27,14 @@ class MetricsView(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield OptionList(*(m.name for m in KEY_METRICS), id="metrics-list")
-        yield VerticalScroll(
-            Static(metric_text(KEY_METRICS[0]), id="metrics-text"), id="metrics-scroll"
-        )
+        # Taller than the box at 80×24: Tab, then ↓ reads on (the border says so).
+        yield ReadingBox(text_id="metrics-text", id="metrics-scroll")
 
     def on_mount(self) -> None:
         metrics = self.query_one("#metrics-list", OptionList)
         metrics.border_title = "Key metrics"
         metrics.highlighted = 0
+        self.query_one("#metrics-scroll", ReadingBox).update(metric_text(KEY_METRICS[0]))
 
     def focus(self, scroll_visible: bool = True) -> MetricsView:
         self.query_one("#metrics-list", OptionList).focus(scroll_visible)
@@ -41,4 +42,5 @@ class MetricsView(Horizontal):
 
     @on(OptionList.OptionHighlighted, "#metrics-list")
     def _show(self, event: OptionList.OptionHighlighted) -> None:
-        self.query_one("#metrics-text", Static).update(metric_text(KEY_METRICS[event.option_index]))
+        box = self.query_one("#metrics-scroll", ReadingBox)
+        box.update(metric_text(KEY_METRICS[event.option_index]))

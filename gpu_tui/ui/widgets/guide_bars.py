@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -12,15 +13,8 @@ from gpu_tui.core.guide.lineup import BarChart
 from gpu_tui.ui.widgets.compare_bars import bar_text
 
 SIMULATED_TAG = " (SIMULATED)"
-
-
-def fit_label(label: str, width: int) -> str:
-    """``label`` cut to ``width`` cells; a SIMULATED tag survives the cut (it must always show)."""
-    if len(label) <= width:
-        return label
-    tag = SIMULATED_TAG if label.endswith(SIMULATED_TAG) else ""
-    keep = max(1, width - len(tag) - 1)
-    return label[:keep].rstrip() + "…" + tag
+MIN_BAR = 10
+"""The narrowest a bar gets: a label longer than the rest allows wraps instead."""
 
 
 def number(value: float) -> str:
@@ -45,18 +39,21 @@ class GuideBars(Static):
         accent = variables.get("text-accent", "bold")
         warning = variables.get("text-warning", "bold")
         plain = variables.get("text-primary", "")
-        label_width = max(12, min(26, (self.size.width - 9) // 2))
+        # Labels whole (a cut name misleads): the bars take what is left, down to MIN_BAR; past
+        # that a label wraps onto a second line.
+        longest = max((cell_len(bar.label) for bar in chart.bars), default=0)
+        label_width = max(12, min(longest, self.size.width - 10 - MIN_BAR))
         bar_width = max(6, self.size.width - label_width - 10)
         top = max((bar.value or 0.0) for bar in chart.bars) if chart.bars else 0.0
         table = Table.grid(padding=(0, 1))
-        table.add_column(width=label_width, no_wrap=True)
+        table.add_column(width=label_width)
         table.add_column(width=bar_width, no_wrap=True)
         table.add_column(justify="right", no_wrap=True, width=7)
         table.title = f"{chart.title} ({chart.unit})"
         table.title_style = "bold"
         table.title_justify = "left"
         for bar in chart.bars:
-            label = Text(fit_label(bar.label, label_width))
+            label = Text(bar.label)
             style = f"bold {warning if bar.simulated else accent}" if bar.local else ""
             if bar.simulated:
                 label.stylize(f"bold {warning}")
