@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 import math
+import shutil
 import sys
 import time
 from typing import Any
@@ -132,10 +133,24 @@ def human_line(sample: Sample) -> str:
         f"cpu {cpu.percent:3.0f}% {per_core} {_num(cpu.frequency_mhz, '.0f')}MHz "
         f"load {'?' if isinstance(load, Unknown) else f'{load[0]:.2f}'}",
         f"mem {memory.used_bytes / _GIB:.1f}/{memory.total_bytes / _GIB:.1f}GiB "
-        f"swap {memory.swap_used_bytes / _GIB:.1f}/{memory.swap_total_bytes / _GIB:.1f}GiB",
+        + (
+            f"swap {memory.swap_used_bytes / _GIB:.1f}/{memory.swap_total_bytes / _GIB:.1f}GiB"
+            if memory.swap_total_bytes
+            else "no swap"
+        ),
     ]
     parts += [_gpu_summary(slot, gpu) for slot, gpu in enumerate(sample.gpus)]
     return " | ".join(parts)
+
+
+def human_lines(sample: Sample, width: int | None) -> list[str]:
+    """A tick for people: one line when it fits ``width`` (or always, for a pipe: ``None``),
+    else the host on one line and each GPU on a line of its own below it."""
+    line = human_line(sample)
+    if width is None or len(line) <= width or not sample.gpus:
+        return [line]
+    host = " | ".join(line.split(" | ")[:3])
+    return [host, *(f"  {_gpu_summary(slot, gpu)}" for slot, gpu in enumerate(sample.gpus))]
 
 
 def source_notes(sources: GpuSources, *, for_scripts: bool) -> list[str]:
@@ -154,13 +169,14 @@ def run(args: argparse.Namespace) -> int:
     for note in source_notes(sources, for_scripts=args.json):
         print(f"gpu-tui: {note}", file=sys.stderr)
 
+    # On a terminal a tick that is wider than it goes on a few lines; a pipe gets one line each.
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
     def emit(sample: Sample) -> None:
-        line = (
-            json.dumps(sample_to_json(sample, args.interval), allow_nan=False)
-            if args.json
-            else human_line(sample)
-        )
-        print(line, flush=True)
+        if args.json:
+            print(json.dumps(sample_to_json(sample, args.interval), allow_nan=False), flush=True)
+        else:
+            print("\n".join(human_lines(sample, width)), flush=True)
 
     def fail(error: BaseException) -> None:
         if isinstance(error, BrokenPipeError):

@@ -1,124 +1,34 @@
-"""Fixed-length ring buffers of past readings, each with the fixed scale it is drawn against."""
+"""Bounded history of past readings: a fine ring per metric, and coarser rings of min and max."""
 
 from __future__ import annotations
 
-import math
 import threading
-from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.history_series import DEFAULT_CAPACITY, TIERS, Series
 from gpu_tui.core.samples import GpuSample, Sample
 
-DEFAULT_CAPACITY = 600
-"""Ten minutes at the default 1 s refresh; enough for a full-width graph on a large screen."""
+__all__ = ["CORE_CAPACITY", "DEFAULT_CAPACITY", "TIERS", "GpuHistory", "History", "Series"]
 
-_NAN = math.nan
+CORE_CAPACITY = 600
+"""Per-core rings are short and have no coarse rings: the cores are drawn as they are now."""
 
 
 def _number(value: Maybe[float] | Maybe[int]) -> float | None:
     return None if isinstance(value, Unknown) else float(value)
 
 
-class Series:
-    """One metric's recent history: a ring of floats that never grows past ``capacity``.
-
-    Unknown readings are kept as gaps (``None``) so a graph shows the hole instead of a made-up
-    value. ``low``/``high`` are the fixed scale to draw against (``high`` is ``None`` until a
-    limit is known, e.g. a GPU's power limit); graphs must not auto-scale to the data.
-    """
-
-    __slots__ = ("_appended", "_count", "_data", "_head", "_lock", "high", "low", "name", "unit")
-
-    def __init__(
-        self,
-        name: str,
-        unit: str,
-        capacity: int,
-        *,
-        low: float = 0.0,
-        high: float | None = None,
-        lock: threading.RLock | None = None,
-    ) -> None:
-        if capacity < 1:
-            raise ValueError(f"capacity must be at least 1, got {capacity}")
-        self.name = name
-        self.unit = unit
-        self.low = low
-        self.high = high
-        # A preallocated array of doubles: appending never allocates, so memory is flat forever.
-        self._data = array("d", [_NAN]) * capacity
-        self._head = 0
-        self._count = 0
-        self._appended = 0
-        """Readings ever appended: tells a drawing how many are new since it last looked."""
-        self._lock = lock if lock is not None else threading.RLock()
-
-    @property
-    def capacity(self) -> int:
-        return len(self._data)
-
-    def __len__(self) -> int:
-        return self._count
-
-    def append(self, value: float | None) -> None:
-        """Add the newest reading (``None`` for unknown), dropping the oldest when full."""
-        with self._lock:
-            self.put_locked(value)
-
-    def put_locked(self, value: float | None) -> None:
-        """``append`` for a caller already holding the history's lock (the sampler, per tick)."""
-        data = self._data
-        head = self._head
-        data[head] = _NAN if value is None else value
-        head += 1
-        self._head = 0 if head == len(data) else head
-        self._appended += 1
-        if self._count < len(data):
-            self._count += 1
-
-    def values(self, last: int | None = None) -> list[float | None]:
-        """The readings held, oldest first (only the newest ``last`` when given: a graph
-        ``last`` cells wide need not copy the whole ring each tick); ``None`` where unknown."""
-        with self._lock:
-            return self._newest(self._count if last is None else last)
-
-    def newer(self, seen: int, last: int) -> tuple[int, list[float | None]]:
-        """The readings appended since the first ``seen`` (at most the newest ``last``), and
-        how many have been appended in all: a graph kept from the last tick adds only these."""
-        with self._lock:
-            return self._appended, self._newest(min(self._appended - seen, last))
-
-    def _newest(self, last: int) -> list[float | None]:
-        size = len(self._data)
-        count = max(0, min(last, self._count))
-        start = (self._head - count) % size
-        end = start + count
-        # At most two slices of the ring (copied in C), not one index sum per reading.
-        raw = self._data[start:end].tolist()
-        if end > size:
-            raw += self._data[: end - size].tolist()
-        return [None if v != v else v for v in raw]  # NaN marks an unknown reading
-
-    def latest(self) -> float | None:
-        """The newest reading, or ``None`` when empty or unknown."""
-        with self._lock:
-            if self._count == 0:
-                return None
-            value = self._data[(self._head - 1) % len(self._data)]
-        return None if math.isnan(value) else value
-
-
 class GpuHistory:
     """History of one GPU slot; the scales follow the limits the GPU itself reports."""
 
-    def __init__(self, capacity: int, lock: threading.RLock) -> None:
+    def __init__(self, capacity: int, lock: threading.RLock, start: int, clock: Series) -> None:
         def series(name: str, unit: str, high: float | None) -> Series:
-            return Series(name, unit, capacity, high=high, lock=lock)
+            return Series(name, unit, capacity, high=high, lock=lock, start=start, clock=clock)
 
-        self.utilization_percent = series("GPU utilisation", "%", 100.0)
-        self.memory_utilization_percent = series("memory controller", "%", 100.0)
+        self.utilization_percent = series("GPU busy", "%", 100.0)
+        self.memory_utilization_percent = series("memory controller busy", "%", 100.0)
         self.memory_used_bytes = series("VRAM used", "B", None)
         # 100 °C until the slowdown threshold is known: a fixed scale either way.
         self.temperature_c = series("temperature", "°C", 100.0)
@@ -157,7 +67,12 @@ class GpuHistory:
 
 
 class History:
-    """Everything the Monitor pane graphs, for the last ``capacity`` ticks.
+    """Everything the Monitor pane graphs: the last ``capacity`` ticks in full, older ones as
+    the lowest and highest reading per bucket (``TIERS``), in memory fixed at the first tick.
+
+    Time on the graphs is sampling time: each tick lasts the refresh interval it was taken at
+    (``elapsed``), so a graph's time axis stays right when the interval changes, and ticks a
+    test or benchmark drives by hand are spaced as the live ones are.
 
     The sampler thread appends; the UI reads. Each ``Series`` read is consistent on its own;
     hold ``locked()`` to read several series of the same tick together.
@@ -167,19 +82,23 @@ class History:
         self.capacity = capacity
         self._max_gpus = max_gpus
         self._lock = threading.RLock()
+        self.elapsed = Series("sampling time", "ms", capacity, lock=self._lock)
+        """When each tick began, in milliseconds of sampling (the sum of the intervals before)."""
+        self.now_ms = 0.0
+        """When the newest tick ends: its start plus its interval."""
         self.timestamps = self._series("time", "s", None)
         self.cpu_percent = self._series("CPU", "%", 100.0)
         self.cpu_cores: tuple[Series, ...] = ()
         self.cpu_frequency_mhz = self._series("CPU clock", "MHz", None)
         self.cpu_temperature_c = self._series("CPU temperature", "°C", 100.0)
         self.load_average_1m = self._series("load (1 min)", "", None)
-        self.memory_used_bytes = self._series("memory used", "B", None)
+        self.memory_used_bytes = self._series("RAM used", "B", None)
         self.swap_used_bytes = self._series("swap used", "B", None)
         self.gpus: list[GpuHistory] = []
         """One per GPU slot, in the order of ``Sample.gpus``."""
 
     def _series(self, name: str, unit: str, high: float | None) -> Series:
-        return Series(name, unit, self.capacity, high=high, lock=self._lock)
+        return Series(name, unit, self.capacity, high=high, lock=self._lock, clock=self.elapsed)
 
     @contextmanager
     def locked(self) -> Iterator[History]:
@@ -187,10 +106,16 @@ class History:
         with self._lock:
             yield self
 
+    @property
+    def ticks(self) -> int:
+        """Ticks recorded in all."""
+        return self.elapsed.end
+
     def all_series(self) -> tuple[Series, ...]:
         """Every ring held (for tests and memory accounting)."""
         with self._lock:
             mine = (
+                self.elapsed,
                 self.timestamps,
                 self.cpu_percent,
                 self.cpu_frequency_mhz,
@@ -202,14 +127,17 @@ class History:
             gpus = tuple(s for gpu in self.gpus for s in gpu.all_series())
             return mine + self.cpu_cores + gpus
 
-    def append(self, sample: Sample) -> None:
-        """Record one tick."""
+    def append(self, sample: Sample, interval: float = 1.0) -> None:
+        """Record one tick, taken at a refresh ``interval`` (seconds)."""
         with self._lock:
+            tick = self.elapsed.end
+            self.elapsed.put_locked(self.now_ms)
+            self.now_ms += round(interval * 1000)
             self.timestamps.put_locked(sample.timestamp)
             self._append_host(sample)
             for slot, gpu in enumerate(sample.gpus[: self._max_gpus]):
                 if slot == len(self.gpus):
-                    self.gpus.append(GpuHistory(self.capacity, self._lock))
+                    self.gpus.append(GpuHistory(self.capacity, self._lock, tick, self.elapsed))
                 self.gpus[slot].append(gpu)
             # A slot missing from this tick gets a gap, so all rings stay aligned in time.
             for gpu_history in self.gpus[len(sample.gpus) :]:
@@ -221,7 +149,17 @@ class History:
         if not self.cpu_cores:
             # The core count is fixed at the first tick; hot-plugged cores are not tracked.
             self.cpu_cores = tuple(
-                self._series(f"core {i}", "%", 100.0) for i in range(len(cpu.per_core_percent))
+                Series(
+                    f"core {i}",
+                    "%",
+                    min(self.capacity, CORE_CAPACITY),
+                    high=100.0,
+                    lock=self._lock,
+                    tiers=(),
+                    start=self.elapsed.end - 1,
+                    clock=self.elapsed,
+                )
+                for i in range(len(cpu.per_core_percent))
             )
             # Load equal to the core count means every core busy: the natural full scale.
             self.load_average_1m.high = float(len(self.cpu_cores)) or None

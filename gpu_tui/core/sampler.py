@@ -211,7 +211,7 @@ class Sampler:
         sample = Sample(
             timestamp=self._wall_clock(), cpu=cpu, memory=memory, gpus=self._read_gpus()
         )
-        self.history.append(sample)
+        self.history.append(sample, self._interval)
         self.latest = sample
         self.ticks += 1
         self.last_tick_seconds = time.perf_counter() - started

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_tui.core.fields import Maybe
+from gpu_tui.core.fields import Maybe, Unknown
 
 
 @dataclass(frozen=True)
@@ -29,17 +29,30 @@ class MemorySample:
     swap_used_bytes: int
 
 
+NOT_READ = Unknown("not read by this source")
+
+
 @dataclass(frozen=True)
 class GpuProcess:
-    """A process using a GPU. ``command`` and ``user`` are unknown when we may not see them."""
+    """A process using a GPU: what the driver says of it (its GPU memory, its share of the
+    SMs' time) joined with what the host says (user, command line, CPU, resident memory, start
+    time). Each is unknown, with a reason, when we may not see it."""
 
     pid: int
     kind: str
-    """``compute`` or ``graphics``."""
+    """``compute``, ``graphics`` or ``compute+graphics``."""
     used_memory_bytes: Maybe[int]
     sm_percent: Maybe[float]
+    """The share of the sample period in which one of its kernels ran on the SMs (NVML)."""
     user: Maybe[str]
     command: Maybe[str]
+    """The whole command line, arguments joined by spaces."""
+    cpu_percent: Maybe[float] = NOT_READ
+    """Host CPU time since the last reading over the wall time (100 = one core busy)."""
+    host_memory_bytes: Maybe[int] = NOT_READ
+    """Resident set size on the host."""
+    started: Maybe[float] = NOT_READ
+    """When the process started, in seconds since the epoch (the elapsed time is from it)."""
 
 
 @dataclass(frozen=True)

@@ -11,19 +11,19 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+from gpu_tui.core.history_window import WINDOWS, duration, kept_ms, window_ms, window_name
 from gpu_tui.core.sampler import Sampler, step_interval
 from gpu_tui.core.samples import Sample
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
-from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessTable, process_rows
+from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessRow, ProcessTable, process_rows
 from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.plain_container import PlainContainer
@@ -32,7 +32,7 @@ MIN_REDRAW_SECONDS = 0.25
 """At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
 WIDE_COLUMNS = 110
 """From this width on (Textual's ``-wide`` breakpoint too) the host and GPUs sit side by side."""
-SORT_TITLES = {"vram": "VRAM", "sm": "SM %", "pid": "PID", "gpu": "GPU"}
+SORT_TITLES = {"vram": "VRAM", "sm": "SM %", "cpu": "CPU %", "pid": "PID", "gpu": "GPU"}
 
 
 def card_mode(gpus: int, wide: bool) -> str:
@@ -59,10 +59,25 @@ class MonitorPane(Pane, can_focus=True):
     """The pane has no border or background of its own (see ``widgets.plain_container``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("plus,equals_sign", "slower", "Slower", key_display="+"),
-        Binding("minus", "faster", "Faster", key_display="-"),
-        Binding("p", "pause", "Pause"),
-        Binding("s", "sort", "Sort"),
+        Binding("p", "pause", "Pause", tooltip="stop / resume the readings"),
+        Binding("s", "sort", "Sort", tooltip="processes by VRAM, SM %, PID or GPU"),
+        Binding(
+            "minus",
+            "faster",
+            "Read faster",
+            key_display="-",
+            group=Binding.Group("Faster/slower", compact=True),
+            tooltip="shorter interval between readings",
+        ),
+        Binding(
+            "plus,equals_sign",
+            "slower",
+            "Read slower",
+            key_display="+",
+            group=Binding.Group("Faster/slower", compact=True),
+            tooltip="longer interval between readings",
+        ),
+        Binding("z", "zoom", "Zoom", tooltip="graphs over 1 min, 5 min, 15 min, 1 h or all kept"),
     ]
 
     @dataclass
@@ -81,6 +96,10 @@ class MonitorPane(Pane, can_focus=True):
         self.interval = config.refresh_seconds
         self.paused = False
         self.sort = SORT_KEYS[0]
+        self.zoom = 0
+        """Which of ``WINDOWS`` the graphs show (``z`` cycles)."""
+        self._kept = ""
+        """How much history "all" shows, in words (the status line says it)."""
         self.redraws = 0
         """How many times the pane drew a tick (tests check a hidden pane does not)."""
         self._latest: Sample | None = None
@@ -95,6 +114,7 @@ class MonitorPane(Pane, can_focus=True):
         self._host = HostPanel(id="monitor-host")
         self._cards: list[GpuCard] = []
         self._table = ProcessTable()
+        self._detail = Static(id="monitor-proc-detail", markup=False)
         self._note = Static(id="monitor-proc-note")
 
     def compose(self) -> ComposeResult:
@@ -102,8 +122,9 @@ class MonitorPane(Pane, can_focus=True):
         with PlainContainer(id="monitor-body"):
             yield self._host
             yield PlainContainer(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
-        with VerticalScroll(id="monitor-procs"):
+        with PlainContainer(id="monitor-procs"):
             yield self._table
+        yield self._detail
         yield self._note
 
     def on_mount(self) -> None:
@@ -112,8 +133,8 @@ class MonitorPane(Pane, can_focus=True):
         self._update_sort_title()
 
     def focus(self, scroll_visible: bool = True) -> MonitorPane:
-        # The process list scrolls with the arrow keys; the pane's own keys still reach us.
-        self.query_one("#monitor-procs").focus(scroll_visible)
+        # The arrow keys pick a process; the pane's own keys still reach us.
+        self._table.focus(scroll_visible)
         return self
 
     # ---- sampler life cycle -------------------------------------------------------------
@@ -182,6 +203,10 @@ class MonitorPane(Pane, can_focus=True):
             self.query_one("#monitor-no-gpu", Static).update(
                 f"No GPUs to show: {sources.note}.\nStart with --demo to see a SIMULATED one."
             )
+            # No GPU, no GPU processes: the host gets the rows (with graphs) instead.
+            self.add_class("-no-gpu")
+            self._host.add_class("-fill")
+            self.refresh_bindings()  # nothing to sort
         self._show_status()
 
     def on_unmount(self) -> None:
@@ -217,10 +242,11 @@ class MonitorPane(Pane, can_focus=True):
         self._last_redraw = time.monotonic()
         self.redraws += 1
         history = sampler.history
+        window = self.window_ms()
         inventory = self.inventory
         cpu_name = inventory.cpu.model if inventory is not None else None
         accelerators = inventory.accelerators if inventory is not None else ()
-        self._host.show(sample, history, cpu_name)
+        self._host.show(sample, history, cpu_name, window)
         for card in self._cards:
             if card.slot >= len(sample.gpus):
                 continue
@@ -229,13 +255,24 @@ class MonitorPane(Pane, can_focus=True):
             migs = accelerators[card.slot].mig_devices if known else ()
             mig = tuple(m.name.rpartition("MIG ")[2] for m in migs)  # "3g.40gb", not the GPU again
             gpu_history = history.gpus[card.slot] if card.slot < len(history.gpus) else None
-            card.show(sample.gpus[card.slot], gpu_history, name, mig)
-        rows, notes = process_rows(sample.gpus, self.sort)
+            card.show(sample.gpus[card.slot], gpu_history, name, mig, window)
+        rows, notes = process_rows(sample.gpus, self.sort, sample.timestamp)
         self._table.show(rows)
+        self._show_detail(self._table.selected_row)
         if not rows and not notes and sample.gpus:
             notes = ["No GPU processes."]
         self._set_text(self._note, "\n".join(notes))
         self._show_status()
+
+    def on_process_table_selected(self, message: ProcessTable.Selected) -> None:
+        self._show_detail(message.row)
+
+    def _show_detail(self, row: ProcessRow | None) -> None:
+        """The selected process's whole command line, under the table (the row is marked)."""
+        if row is None:
+            self._set_text(self._detail, "")
+            return
+        self._set_text(self._detail, f"▸ {row.command}")
 
     def _set_text(self, widget: Static, text: str) -> None:
         """Update a Static only when its text changes: each update costs a screen layout."""
@@ -265,17 +302,37 @@ class MonitorPane(Pane, can_focus=True):
         gpus.set_class(mode == "full" and len(cards) > 1, "-grid")
         gpus.set_class(len(cards) == 1, "-single")
         # Few GPUs on a big screen: the cards share the height and draw history in the rest.
-        fill = wide and mode == "full"
+        fill = wide and mode == "full" and bool(cards)
         gpus.set_class(fill, "-fill")
         for card in cards:
             card.set_class(fill, "-fill")
             if card.mode != mode or not card.has_class(f"-{mode}"):
                 card.set_mode(mode)
 
+    def window_ms(self) -> int:
+        """The zoom window now, in ms of sampling ("all" grows with the history)."""
+        seconds = WINDOWS[self.zoom]
+        if self.sampler is None:
+            return (seconds or WINDOWS[0] or 60) * 1000
+        history = self.sampler.history
+        if seconds is None:
+            # Said in whole minutes at most: the status line must not change every tick.
+            kept = kept_ms(history) / 1000
+            self._kept = duration(kept if kept < 60 else kept // 60 * 60)
+        return window_ms(seconds, history)
+
+    @property
+    def window_text(self) -> str:
+        """What the status line says of the window: ``last 5 min``, ``all 12 min kept``."""
+        seconds = WINDOWS[self.zoom]
+        if seconds is None:
+            return f"all {self._kept} kept" if self._kept else "all kept"
+        return f"last {window_name(seconds)}"
+
     def _show_status(self) -> None:
         sampler = self.sampler
         state = "❚❚ PAUSED" if self.paused else "● live"
-        parts = [f"{state} · every {interval_text(self.interval)}"]
+        parts = [f"{state} · every {interval_text(self.interval)} · graphs: {self.window_text} (z)"]
         # Nothing that changes every tick (like the tick's duration): that would re-lay the screen.
         if sampler is not None and sampler.hung_devices:
             # Which call is stuck, once one has been for longer than the NVML call limit.
@@ -309,6 +366,18 @@ class MonitorPane(Pane, can_focus=True):
         if self.sampler is not None:
             self.sampler.pause() if self.paused else self.sampler.resume()
         self._show_status()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # No GPU: no process table to sort, so no key in the footer for it.
+        return not (action == "sort" and self.has_class("-no-gpu"))
+
+    def action_zoom(self) -> None:
+        """The next history window: last minute, 5 and 15 minutes, an hour, all kept."""
+        self.zoom = (self.zoom + 1) % len(WINDOWS)
+        if self._latest is not None:
+            self.redraw()
+        else:
+            self._show_status()
 
     def action_sort(self) -> None:
         self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gpu_tui.core.fields import Unknown
-from gpu_tui.core.history import History, Series
+from gpu_tui.core.history import CORE_CAPACITY, DEFAULT_CAPACITY, History, Series
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
@@ -186,3 +188,79 @@ def test_values_can_copy_only_the_newest_readings() -> None:
     assert series.values(4) == [None, 22.0, 23.0, 24.0]  # 21 was unknown: still a gap
     assert series.values(50) == series.values()  # more than held: everything held
     assert series.values(0) == []
+
+
+# ---- coarse rings: the lowest and highest reading per bucket, in fixed memory ------------------
+def test_coarse_rings_keep_the_lowest_and_highest_reading_of_each_bucket() -> None:
+    series = Series("x", "%", 8, tiers=((4, 3), (12, 2)))
+    for value in (5.0, 99.0, 7.0, None, 1.0, 2.0, 3.0, 4.0, None, None, None, None):
+        series.append(value)
+    bucket, oldest, lows, highs = series.tier(0)
+    assert (bucket, oldest) == (4, 0)
+    assert lows[:2] == [5.0, 1.0]
+    assert highs[:2] == [99.0, 4.0]  # the one-tick spike of 99 survives; a mean would say 28
+    assert math.isnan(lows[2])  # a bucket of unknown readings is a gap, not zero
+    assert math.isnan(highs[2])
+    assert series.tier(1)[2:] == ([1.0], [99.0])  # twelve ticks: the first coarser bucket
+
+
+def test_buckets_line_up_with_the_tick_count_for_a_series_that_started_late() -> None:
+    series = Series("x", "%", 8, tiers=((4, 3),), start=2)  # a GPU that joined at tick 2
+    for value in (10.0, 20.0, 30.0, 40.0, 50.0, 60.0):
+        series.append(value)
+    # Ticks 2-3 close bucket 0, ticks 4-7 bucket 1: the same ticks as the clock's buckets.
+    assert series.tier(0) == (4, 0, [10.0, 30.0], [20.0, 60.0])
+
+
+@given(
+    values=st.lists(st.one_of(st.none(), st.floats(-1e6, 1e6)), min_size=1, max_size=300),
+    start=st.integers(0, 30),
+)
+def test_every_bucket_is_the_min_and_max_of_its_ticks(
+    values: list[float | None], start: int
+) -> None:
+    series = Series("x", "", 5, tiers=((6, 100), (18, 100)), start=start)
+    for value in values:
+        series.append(value)
+    for level, size in enumerate((6, 18)):
+        _, oldest, lows, highs = series.tier(level)
+        for number, (low, high) in enumerate(zip(lows, highs, strict=True), oldest):
+            ticks = range(max(start, number * size), (number + 1) * size)
+            known = [v for t in ticks if (v := values[t - start]) is not None]
+            assert (low, high) == (min(known), max(known)) if known else math.isnan(high)
+
+
+def test_a_week_of_readings_takes_the_memory_of_an_hour_and_keeps_a_spike() -> None:
+    series = Series("GPU busy", "%", DEFAULT_CAPACITY)
+    after_an_hour = 0
+    for tick in range(7 * 24 * 3600):
+        series.put_locked(100.0 if tick == 3 * 24 * 3600 else 20.0)  # one spike, mid-week
+        if tick == 3600:
+            after_an_hour = series.storage()
+    assert series.storage() == after_an_hour
+    assert series.storage() < 70_000  # bytes: 3,600 readings, a day of minutes, a week of 15
+    assert len(series) == 3600
+    _, _, _, highs = series.tier(1)
+    assert len(highs) == 672  # a week of fifteen-minute buckets
+    assert max(highs) == 100.0
+    assert highs.count(100.0) == 1
+
+
+def test_history_storage_is_fixed_from_the_first_tick() -> None:
+    history = History()
+    history.append(sample(0.0, gpus=(gpu(0), gpu(1))))
+    storage = sum(series.storage() for series in history.all_series())
+    for t in range(1, 5000):
+        history.append(sample(float(t), gpus=(gpu(0), gpu(1))))
+    assert sum(series.storage() for series in history.all_series()) == storage
+    assert all(len(core) <= CORE_CAPACITY for core in history.cpu_cores)
+
+
+def test_sampling_time_adds_up_each_ticks_interval() -> None:
+    history = History(capacity=10)
+    for t, interval in enumerate((1.0, 1.0, 0.5, 0.1, 60.0)):
+        history.append(sample(1e9 + t), interval)
+    assert history.elapsed.values() == [0.0, 1000.0, 2000.0, 2500.0, 2600.0]
+    assert history.now_ms == 62_600.0
+    assert history.ticks == 5
+    assert history.gpus == []

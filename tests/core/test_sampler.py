@@ -170,6 +170,18 @@ def test_set_interval_applies_from_the_next_tick() -> None:
     assert sampler.interval == 5.0
 
 
+def test_each_tick_lasts_its_interval_on_the_history_time_axis() -> None:
+    """Graphs place readings in sampling time: a tick ticked by hand (a test, a benchmark)
+    takes up its interval on the axis as a timed one does."""
+    sampler = fake_sampler(FakeClock(), interval=1.0)
+    sampler.tick()
+    sampler.tick()
+    sampler.set_interval(0.5)
+    sampler.tick()
+    assert sampler.history.elapsed.values() == [0.0, 1000.0, 2000.0]
+    assert sampler.history.now_ms == 2500.0
+
+
 @pytest.mark.parametrize("seconds", [0.0, 0.05, 60.5, -1.0])
 def test_set_interval_rejects_out_of_range(seconds: float) -> None:
     sampler = fake_sampler()

@@ -110,6 +110,26 @@ def test_human_line_is_one_compact_line() -> None:
     assert line.endswith("(stale)")
 
 
+def test_a_tick_wider_than_the_terminal_goes_on_a_line_per_gpu() -> None:
+    sample = a_sample(a_gpu(), a_gpu(index=1))
+    one = watch.human_line(sample)
+    assert watch.human_lines(sample, None) == [one]  # a pipe: one line per tick, for scripts
+    assert watch.human_lines(sample, len(one)) == [one]
+    host, gpu0, gpu1 = watch.human_lines(sample, 80)
+    assert host.endswith("swap 0.0/2.0GiB")
+    assert len(host) <= 80
+    assert gpu0.startswith("  gpu0 97% 60.0/80.0GiB")
+    assert gpu1.startswith("  gpu1 ")
+
+
+def test_human_line_says_no_swap_in_two_words() -> None:
+    sample = a_sample()
+    sample = dataclasses.replace(
+        sample, memory=dataclasses.replace(sample.memory, swap_total_bytes=0, swap_used_bytes=0)
+    )
+    assert watch.human_line(sample).endswith("no swap")
+
+
 def test_human_line_summarises_many_cores() -> None:
     sample = dataclasses.replace(
         a_sample(),

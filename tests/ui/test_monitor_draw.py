@@ -3,6 +3,7 @@ and the kept ones what the whole history draws."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -12,19 +13,26 @@ from rich.style import Style
 from rich.text import Text
 
 from gpu_tui.core.history import Series
+from gpu_tui.core.history_window import Columns
 from gpu_tui.ui.monitor import draw
 from gpu_tui.ui.monitor.draw import (
+    BAND,
     GAP,
     NOTHING_YET,
     cells_text,
     fraction,
     graph_block,
+    graph_columns,
     graph_rows,
+    rows_of,
     spark,
+    spark_cells,
 )
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
+BLANK = object()
+"""A graph column before the first reading."""
 
 
 def spark_reference(values: list[float | None], width: int, low: float, high: float | None) -> str:
@@ -39,14 +47,17 @@ def graph_reference(
     values: list[float | None], width: int, height: int, low: float, high: float | None
 ) -> list[str]:
     recent = list(values[-width:]) if width > 0 else []
-    columns: list[float | None] = [None] * (width - len(recent)) + recent
+    columns: list[object] = [BLANK] * (width - len(recent)) + recent
     rows = []
     for row in range(height - 1, -1, -1):
         cells = []
         for value in columns:
-            share = fraction(value, low, high)
+            if value is BLANK:
+                cells.append(" ")
+                continue
+            share = fraction(value, low, high)  # type: ignore[arg-type]
             if share is None:
-                cells.append((GAP if row == 0 else " ") if value is not None else " ")
+                cells.append(GAP if row == 0 else " ")
             else:
                 eighths = max(1, round(share * height * 8))
                 cells.append(_LEVELS[max(0, min(8, eighths - row * 8))])
@@ -75,27 +86,67 @@ def test_fast_drawing_matches_reference(
     )
 
 
+def drawn_afresh(series: Series, window: int, width: int, height: int) -> tuple[str, list[str]]:
+    """The sparkline and graph rows of freshly built columns: the whole history read again."""
+    columns = Columns(series, window, width)
+    columns.update()
+    spark_row = "".join(spark_cells(columns.highs, series.low, series.high))
+    cells = graph_columns(columns.lows, columns.highs, height, series.low, series.high)
+    return spark_row, rows_of(cells, height)
+
+
 @pytest.mark.parametrize("seed", range(24))
 def test_kept_cells_draw_what_the_whole_history_draws(seed: int) -> None:
-    """Tick by tick, with shapes and limits changing and the ring wrapping, ``HistoryCells``
-    (the new readings only, graph rows moved along) draws exactly what ``spark`` and
-    ``graph_rows`` draw from all; a ring as wide as the graph shares its cells with wider ones."""
+    """Tick by tick, with windows, shapes and limits changing, ``HistoryCells`` (the new
+    readings only, graph rows moved along) draws exactly what the whole history draws."""
     rng = random.Random(seed)
-    series = Series("power", "W", capacity=rng.choice([5, 7, 40, 600]), high=None)
+    series = Series("power", "W", capacity=2000, high=None, tiers=())
     cells = HistoryCells()
-    width, height = rng.choice([(1, 1), (7, 3), (30, 12), (90, 7)])
+    shapes = [(1, 1), (7, 3), (30, 12), (90, 7)]
+    windows = [5_000, 60_000, 300_000]
+    (width, height), window = rng.choice(shapes), rng.choice(windows)
     for value in readings(seed, 150):
         for _ in range(rng.choice([0, 1, 1, 1, 2, 9])):  # ticks drawn late, or not at all
             series.append(value)
         if rng.random() < 0.05:
-            width, height = rng.choice([(1, 1), (7, 3), (30, 12), (90, 7)])
+            width, height = rng.choice(shapes)
+        if rng.random() < 0.05:
+            window = rng.choice(windows)
         if rng.random() < 0.05:
             series.high = rng.choice([None, 700.0, 500.0])
-        history = series.values()
-        assert cells.spark(series, width) == spark(history, width, series.low, series.high)
-        assert cells.graph(series, width, height) == graph_rows(
-            history, width, height, series.low, series.high
+        spark_row, rows = drawn_afresh(series, window, width, height)
+        assert cells.spark(series, window, width) == spark_row
+        assert cells.graph(series, window, width, height) == rows
+
+
+def test_one_reading_a_column_draws_what_graph_rows_draws() -> None:
+    """A window as wide as the graph at one reading a second: a column per reading."""
+    series = Series("busy", "%", capacity=100, high=100.0)
+    cells = HistoryCells()
+    for tick in range(50):
+        series.append(None if tick % 11 == 0 else float(tick * 13 % 100))
+        assert cells.graph(series, 30_000, 30, 4) == graph_rows(
+            series.values(), 30, 4, series.low, series.high
         )
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "column"),
+    [
+        (50.0, 50.0, "  ██"),  # one reading: solid to it
+        (10.0, 90.0, "▅░░█"),  # it ranged: solid to the lowest, shaded to the highest
+        (0.0, 100.0, "█░░░"),  # from nothing to everything: a solid peak on a shaded range
+        (45.0, 55.0, " ▂██"),  # a range within a cell shades nothing
+        (0.0, 0.0, "   ▁"),  # zero still draws a baseline
+        (math.nan, math.nan, "   " + GAP),  # every reading unknown: a gap
+        (None, None, "    "),  # before the first reading: nothing
+    ],
+)
+def test_a_column_is_solid_to_its_lowest_reading_and_shaded_to_its_highest(
+    low: float | None, high: float | None, column: str
+) -> None:
+    (drawn,) = graph_columns([low], [high], 4, 0.0, 100.0)
+    assert drawn == column
 
 
 @pytest.mark.parametrize(
@@ -126,21 +177,10 @@ def test_cells_text_is_what_rich_assembles(parts: tuple[tuple[str, Style], ...])
 
 def test_drawn_cells_hold_no_control_codes() -> None:
     """``cells_text`` skips Rich's scan for control codes: only the drawing alphabets go in."""
-    alphabet = _LEVELS + draw._EIGHTHS + GAP + NOTHING_YET + "─" + "0123456789. ?"
+    alphabet = _LEVELS + draw._EIGHTHS + GAP + BAND + NOTHING_YET + "─" + "0123456789. ?"
+    alphabet += "-smhd now"  # the time axis
     assert strip_control_codes(alphabet) == alphabet
     assert all(character.isprintable() for character in alphabet)
-
-
-def test_graph_rows_follow_cells_drawn_for_a_wider_graph() -> None:
-    """A graph as wide as the ring shares its cells with wider graphs of the same series,
-    which move them along without moving its rows: those must not be moved along again."""
-    series = Series("power", "W", capacity=7, high=100.0)
-    cells = HistoryCells()
-    for tick in range(40):
-        series.append(float(tick * 13 % 100))
-        for width in (7, 30) if tick % 3 else (30, 7):
-            expected = graph_rows(series.values(), width, 4, series.low, series.high)
-            assert cells.graph(series, width, 4) == expected
 
 
 def test_a_graph_row_that_reads_the_same_is_the_same_text() -> None:
@@ -153,7 +193,7 @@ def test_a_graph_row_that_reads_the_same_is_the_same_text() -> None:
         return Style(color="green") if part == "graph" else Style(dim=True)
 
     def block() -> list[Text]:
-        return graph_block("busy", series, (24, 4), ("100", "50", "0"), style, cells)
+        return graph_block("busy", series, (24, 4), ("100", "50", "0"), style, cells, 20_000)
 
     for _ in range(3):
         series.append(5.0)
@@ -161,7 +201,9 @@ def test_a_graph_row_that_reads_the_same_is_the_same_text() -> None:
     series.append(5.0)
     second = block()
     assert second[1] is first[1]  # the top row: blank both times
-    assert second[-1] is not first[-1]  # the bottom row gained a reading
+    assert second[-2] is not first[-2]  # the bottom row gained a reading
+    assert second[-1] is first[-1]  # the time axis stays
     rows = graph_rows(series.values(), 20, 4, series.low, series.high)
-    assert [text.plain[4:] for text in second[1:]] == rows
-    assert second[-1].spans[-1].style == style("graph")
+    assert [text.plain[4:] for text in second[1:-1]] == rows
+    assert second[-2].spans[-1].style == style("graph")
+    assert second[-1].plain == "    -20s      -10s   now"

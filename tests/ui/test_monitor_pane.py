@@ -53,14 +53,16 @@ async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
     fake.fail_init("LibraryNotFound")  # no GPU at all: the host part stands alone
     app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: pane_of(app).redraws > 0, "first draw")
+        pane = pane_of(app)
+        await until(pilot, lambda: pane.redraws > 0 and pane.sources is not None, "first draw")
         host = app.query_one(HostPanel)
         assert host.core_count == os.cpu_count()
         lines = host.render().plain.splitlines()
-        core_lines = lines[1:-1]  # between the CPU total and the memory row
+        cpu = next(i for i, line in enumerate(lines) if line.startswith("CPU  "))
+        ram = next(i for i, line in enumerate(lines) if line.startswith("RAM  "))
+        core_lines = lines[cpu + 1 : ram]  # between the CPU total and the memory row
         assert sum(line.count("%") for line in core_lines) == os.cpu_count()
-        assert lines[0].startswith("CPU")
-        assert "GiB" in lines[-1]
+        assert "GiB" in lines[ram]
         assert "No GPUs to show" in str(app.query_one("#monitor-no-gpu").render())
 
 
@@ -116,7 +118,7 @@ async def test_a_card_with_graphs_leaves_their_sparklines_out(
         assert "GPU busy, %" in shown
         assert "power, W of 700" in shown
         # utilisation and power have their graphs above; the other readings keep a sparkline
-        assert sparked == {"MEM", "VRAM", "TEMP", "SM", "MCLK"}
+        assert sparked == {"MCTL", "VRAM", "TEMP", "SMCLK", "MCLK"}
 
 
 @pytest.mark.parametrize(("size", "mode"), [((80, 24), "line"), ((160, 48), "compact")])
@@ -201,7 +203,7 @@ async def test_hidden_and_other_users_processes_are_explained_in_words(
         assert by_pid[1].cells[-1] == OTHER
         assert by_pid[1].cells[2] == "(other)"
         assert [row.pid for row in table.rows_shown] == [1, MISSING_PID]  # biggest VRAM first
-        await pilot.press("s", "s")  # VRAM → SM % → PID
+        await pilot.press("s", "s", "s")  # VRAM → SM % → CPU % → PID
         assert pane_of(app).sort == "pid"
         assert [row.pid for row in table.rows_shown] == [1, MISSING_PID]
         fake.set_processes(0, compute=[])  # the processes end

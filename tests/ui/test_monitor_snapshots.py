@@ -1,5 +1,6 @@
-"""Snapshots of the Monitor pane: scripted host readings, the NVML test double, ticks the test
-drives itself, then paused (sync tests: snap_compare runs the app itself)."""
+"""Snapshots of the Monitor pane: scripted host readings, the NVML test double, host processes
+described by the test, ticks the test drives itself, then paused (sync tests: snap_compare runs
+the app itself)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import psutil
 import pytest
 from textual.pilot import Pilot
 
@@ -16,11 +18,17 @@ from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.host import ScriptedHost
+from tests.fakes.processes import FakeHostProcess, FakeProcess
 
 TICKS = 48
 """History the test feeds in after the first tick: enough for the graphs to have a shape."""
 NEVER = 60.0
-"""Refresh interval: after the first tick the sampler's own clock never ticks again in a test."""
+"""Refresh interval: after the first tick the sampler's own clock never ticks again in a test
+(the hand-made ticks are taken at 1 s: the pane is set to it once paused)."""
+NOW = 1_800_000_000.0
+"""The wall clock of the hand-made ticks: process ages read the same on every run."""
+HOUR = 3700
+"""Ticks for the zoomed-out screens: an hour of a training run, and a little more."""
 MISSING_PID = 2**31 - 1  # above any pid_max: a host PID not visible here, on every machine
 
 
@@ -48,8 +56,25 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> 
         await pilot.pause(0.02)
 
 
-def ticked(fake: FakeNvml) -> Callable[[Pilot[Any]], Any]:
-    """Wait for the sampler's first tick, pause it, then tick it ``TICKS`` times by hand."""
+def train(fake: FakeNvml, n: int) -> None:
+    """Tick ``n`` of a training run: busy, a checkpoint every ten minutes (idle for twenty
+    seconds), one stall at a minute and a half, and one tick of full power at 25 minutes."""
+    checkpoint = n % 600 >= 580 or 90 <= n < 95
+    busy = 3 if checkpoint else 92 + (7 * n) % 7
+    for index, device in enumerate(fake.devices):
+        device["utilization_percent"] = {"gpu": busy, "memory": busy * 2 // 5}
+        watts = 700 if n == 1500 else 90 + 5 * busy
+        fake.set_reading(index, power_watts=watts, sm_clock_mhz=345 + 16 * busy)
+
+
+def ticked(
+    fake: FakeNvml,
+    ticks: int = TICKS,
+    load: Callable[[FakeNvml, int], None] = vary,
+    keys: tuple[str, ...] = (),
+) -> Callable[[Pilot[Any]], Any]:
+    """Wait for the sampler's first tick, pause it, then tick it ``ticks`` times by hand, 1 s
+    apart, and press ``keys``."""
 
     async def before(pilot: Pilot[Any]) -> None:
         pane = pilot.app.query_one(MonitorPane)
@@ -58,16 +83,21 @@ def ticked(fake: FakeNvml) -> Callable[[Pilot[Any]], Any]:
         ready = lambda: pane.sources is not None and pane.redraws > 0  # noqa: E731
         await until(pilot, ready, "the first tick drawn and the GPUs opened")
         await pilot.press("p")  # the sampler thread stops ticking; the status line says so
+        await pilot.press(*["minus"] * 5)  # 60 s → 30, 10, 5, 2, 1 s
+        assert pane.interval == 1.0
         sampler = pane.sampler
         assert sampler is not None
+        sampler._wall_clock = lambda: NOW
         # A reading later than the deadline is drawn as missing: on a loaded test machine the
         # hand-made ticks wait for every one, so the frame is the same every run.
         sampler.gpu_deadline = 10.0
-        for n in range(TICKS):
-            vary(fake, n)
+        for n in range(ticks):
+            load(fake, n)
             sampler.tick()  # synchronous: reads the fakes, records history, posts the tick
         host = pilot.app.query_one(HostPanel)
         await until(pilot, lambda: host.sample is sampler.latest, "the last tick drawn")
+        if keys:
+            await pilot.press(*keys)
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
@@ -75,10 +105,39 @@ def ticked(fake: FakeNvml) -> Callable[[Pilot[Any]], Any]:
     return before
 
 
-def monitor(app_factory: Callable[..., GpuTuiApp], fake: FakeNvml) -> GpuTuiApp:
+def monitor(
+    app_factory: Callable[..., GpuTuiApp], fake: FakeNvml, host: ScriptedHost | None = None
+) -> GpuTuiApp:
     app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=NEVER)
-    app.config = replace(app.config, host_reader=ScriptedHost())  # before the pane is built
+    host = host or ScriptedHost()
+    app.config = replace(app.config, host_reader=host)  # before the pane is built
     return app
+
+
+@pytest.fixture
+def processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's side of the GPU processes: two of alice's, started an hour and a day ago."""
+    long = ["python", "-m", "torch.distributed.run", "--nproc-per-node=8", "train.py"]
+    long += ["--config", "configs/llama-3.1-70b.yaml", "--resume", "latest"]
+    table = {
+        4242: FakeHostProcess("alice", long, rss=31 << 30, created=NOW - 3723),
+        4343: FakeHostProcess("alice", ["python", "eval.py"], rss=3 << 29, created=NOW - 90061),
+    }
+    monkeypatch.setattr(FakeProcess, "table", table)
+    monkeypatch.setattr(psutil, "Process", FakeProcess)
+
+
+def training() -> FakeNvml:
+    fake = FakeNvml.load("h200")
+    fake.set_processes(
+        0,
+        compute=[
+            {"pid": 4242, "used_memory_bytes": 120 << 30, "sm_percent": 94},
+            {"pid": 4343, "used_memory_bytes": 9 << 30, "sm_percent": 4},
+            {"pid": MISSING_PID, "used_memory_bytes": 3 << 30},
+        ],
+    )
+    return fake
 
 
 def h200() -> FakeNvml:
@@ -109,3 +168,24 @@ def test_eight_h100s(
     fake = eight()
     app = monitor(app_factory, fake)
     assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_no_gpu(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    fake = FakeNvml.load("h200")
+    fake.fail_init("LibraryNotFound")
+    app = monitor(app_factory, fake, ScriptedHost(cores=4, swap=False))
+    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+
+
+@pytest.mark.usefixtures("processes")
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_a_training_run_zoomed_out_to_an_hour(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    fake = training()
+    app = monitor(app_factory, fake)
+    before = ticked(fake, HOUR, train, ("z", "z", "z", "down"))
+    assert snap_compare(app, terminal_size=size, run_before=before)

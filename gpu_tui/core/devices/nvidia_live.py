@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
 from typing import Any, TypeVar
 
-from gpu_tui.core.devices.doctor import field_reason
+from gpu_tui.core.devices.doctor import field_reason, nvml_error_code
+from gpu_tui.core.devices.host_processes import (
+    NOT_IN_NAMESPACE,
+    OTHER_USER,
+    HostProcess,
+    HostProcesses,
+)
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import (
@@ -22,36 +27,27 @@ from gpu_tui.core.devices.nvml_util import (
     throttle_words,
 )
 from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.samples import GpuProcess, GpuSample
+from gpu_tui.core.samples import NOT_READ, GpuProcess, GpuSample
+
+__all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 
 T = TypeVar("T")
 
-NOT_IN_NAMESPACE = "not visible in this PID namespace — run the container with --pid=host"
-OTHER_USER = "another user's process"
+NVML_NOT_FOUND = 6
+"""``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
+SAMPLE_OVERLAP_US = 500_000
+"""Each ask for process samples reaches this far before the oldest sample of the last answer,
+as nvitop does, so a process sampled a moment before the last tick is still counted."""
+
+ProcessLookup = Callable[[int], "HostProcess | tuple[Maybe[str], Maybe[str]]"]
+"""A process's host readings by PID; a pair is (user, command), the rest unread."""
 
 
-def _ps_lookup(pid: int) -> tuple[Maybe[str], Maybe[str]]:
-    """``(user, command)`` of a host process via psutil, unknown with a reason when hidden."""
-    psutil = importlib.import_module("psutil")  # imported lazily: only needed with processes
-    try:
-        process = psutil.Process(pid)
-    except psutil.NoSuchProcess:
-        return Unknown(NOT_IN_NAMESPACE), Unknown(NOT_IN_NAMESPACE)
-    except psutil.AccessDenied:
-        return Unknown(OTHER_USER), Unknown(OTHER_USER)
-
-    def field(get: Callable[[], str]) -> Maybe[str]:
-        try:
-            return get()
-        except psutil.NoSuchProcess:
-            return Unknown(NOT_IN_NAMESPACE)
-        except psutil.AccessDenied:
-            return Unknown(OTHER_USER)
-
-    return field(process.username), field(lambda: " ".join(process.cmdline()) or process.name())
-
-
-ProcessLookup = Callable[[int], tuple[Maybe[str], Maybe[str]]]
+def _host(found: HostProcess | tuple[Maybe[str], Maybe[str]]) -> HostProcess:
+    if isinstance(found, HostProcess):
+        return found
+    user, command = found
+    return HostProcess(user, command, NOT_READ, NOT_READ, NOT_READ)
 
 
 class NvmlSession:
@@ -73,6 +69,8 @@ class NvmlSession:
         self._handles: list[object | None] = []
         self._lost: dict[int, str] = {}
         self._static: dict[int, dict[str, Maybe[float]]] = {}
+        self._samples_since: dict[int, int] = {}
+        """Per GPU, the driver timestamp (µs) to ask for process samples from."""
         if nvml is None:
             return
         count = read(nvml.nvmlDeviceGetCount)
@@ -89,7 +87,7 @@ class NvmlSession:
     ) -> NvmlSession:
         """Start NVML (``nvml`` swaps in a test double). Never raises; blocks for at most the
         NVML call limit per call, and not at all while an earlier call is still stuck."""
-        lookup = process_lookup or _ps_lookup
+        lookup = process_lookup or HostProcesses()
 
         def start() -> NvmlSession:
             module, failure = load_nvml(nvml)
@@ -195,7 +193,7 @@ class NvmlSession:
                 )
             ),
             throttle_reasons=read(lambda: throttle_words(self._reasons(nvml, handle))),
-            processes=self._processes(nvml, handle),
+            processes=self._processes(nvml, handle, index),
         )
 
     @staticmethod
@@ -208,7 +206,9 @@ class NvmlSession:
         )
         return int(first_available(nvml, names, handle))
 
-    def _processes(self, nvml: ModuleType, handle: object) -> Maybe[tuple[GpuProcess, ...]]:
+    def _processes(
+        self, nvml: ModuleType, handle: object, index: int
+    ) -> Maybe[tuple[GpuProcess, ...]]:
         # The unversioned names call the _v3 structs; drivers before 530 only have _v2.
         found: dict[int, GpuProcess] = {}
         reasons: list[str] = []
@@ -224,20 +224,59 @@ class NvmlSession:
                     found[pid] = dataclasses.replace(found[pid], kind="compute+graphics")
                     continue
                 used = getattr(entry, "usedGpuMemory", None)
-                user, command = self._lookup(pid)
+                host = _host(self._lookup(pid))
                 found[pid] = GpuProcess(
                     pid=pid,
                     kind=kind,
                     used_memory_bytes=int(used)
                     if used is not None
                     else Unknown("not reported by the driver (WDDM or MIG)"),
-                    sm_percent=Unknown("per-process SM use is not sampled"),
-                    user=user,
-                    command=command,
+                    sm_percent=NOT_READ,
+                    user=host.user,
+                    command=host.command,
+                    cpu_percent=host.cpu_percent,
+                    host_memory_bytes=host.memory_bytes,
+                    started=host.started,
                 )
         if len(reasons) == 2:
             return Unknown(reasons[0])
-        return tuple(found.values())
+        if not found:
+            return ()
+        shares = self._sm_shares(nvml, handle, index)
+        return tuple(
+            dataclasses.replace(
+                process,
+                sm_percent=shares if isinstance(shares, Unknown) else shares.get(pid, 0.0),
+            )
+            for pid, process in found.items()
+        )
+
+    def _sm_shares(self, nvml: ModuleType, handle: object, index: int) -> Maybe[dict[int, float]]:
+        """Each process's share of the SMs' time in its newest sample since the last ask; a
+        listed process with no sample ran no kernel meanwhile (0, as nvitop and nvtop show)."""
+        since = self._samples_since.get(index, 0)
+
+        def ask() -> list[Any]:
+            try:
+                return list(nvml.nvmlDeviceGetProcessUtilization(handle, since))
+            except Exception as error:
+                if nvml_error_code(error) == NVML_NOT_FOUND:
+                    return []  # no samples since then: nothing ran
+                raise
+
+        samples = read(ask)
+        if isinstance(samples, Unknown):
+            return samples
+        newest: dict[int, tuple[int, float]] = {}
+        for sample in samples:
+            pid, stamp, share = int(sample.pid), int(sample.timeStamp), float(sample.smUtil)
+            if share > 100 or (pid in newest and newest[pid][0] >= stamp):
+                continue  # a share over 100 % is a driver glitch (nvtop drops them too)
+            newest[pid] = (stamp, share)
+        if samples:
+            oldest = min(int(sample.timeStamp) for sample in samples)
+            self._samples_since[index] = max(oldest - SAMPLE_OVERLAP_US, 0)
+        return {pid: share for pid, (_, share) in newest.items()}
 
 
 def _pair(

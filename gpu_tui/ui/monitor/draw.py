@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 _LEVELS = " ▁▂▃▄▅▆▇█"
+BAND = "░"
+"""A whole cell a column's readings reached only at times (between its lowest and highest)."""
 GAP = "·"
 """Drawn where a reading was unknown, stale or lost: a visible hole, never a made-up value."""
 NOTHING_YET = " "
@@ -82,53 +84,67 @@ def spark(values: Sequence[float | None], width: int, low: float, high: float | 
     Right-aligned (newest at the right edge); gaps where readings were unknown. Zero draws as
     the lowest bar so an idle device still shows a baseline.
     """
-    recent = values[-width:] if width > 0 else ()
+    recent = [math.nan if v is None else v for v in values[-width:]] if width > 0 else []
     return "".join(spark_cells(recent, low, high)).rjust(max(0, width))
 
 
-def spark_cells(values: Sequence[float | None], low: float, high: float | None) -> list[str]:
-    """One sparkline cell per reading (see ``spark``)."""
+def spark_cells(highs: Sequence[float | None], low: float, high: float | None) -> list[str]:
+    """One sparkline cell per column, drawn at the column's highest reading (see ``spark``);
+    ``None``: nothing yet."""
     if high is None or high <= low:
-        return [GAP] * len(values)
+        return [NOTHING_YET if value is None else GAP for value in highs]
     # ``fraction`` inlined: every row with history runs this loop.
     span = high - low
     levels = _LEVELS
     return [
-        GAP
-        if value is None or value != value  # NaN
+        NOTHING_YET
+        if value is None
+        else GAP
+        if value != value  # NaN
         else levels[1 + min(7, int(max(0.0, min(1.0, (value - low) / span)) * 8))]
-        for value in values
+        for value in highs
     ]
 
 
 def graph_rows(
     values: Sequence[float | None], width: int, height: int, low: float, high: float | None
 ) -> list[str]:
-    """A ``height``-row graph of the last ``width`` readings, top row first, fixed scale."""
+    """A ``height``-row graph of the last ``width`` readings, one a column, top row first."""
     recent = list(values[-width:]) if width > 0 else []
-    columns = [NOTHING_YET * height] * (width - len(recent))
-    columns += graph_columns(recent, height, low, high)
-    return rows_of(columns, height)
+    lows = [None] * (width - len(recent)) + [math.nan if v is None else v for v in recent]
+    return rows_of(graph_columns(lows, lows, height, low, high), height)
 
 
 def graph_columns(
-    values: Sequence[float | None], height: int, low: float, high: float | None
+    lows: Sequence[float | None],
+    highs: Sequence[float | None],
+    height: int,
+    low: float,
+    high: float | None,
 ) -> list[str]:
-    """One graph column per reading, drawn top row first, ``height`` cells tall.
+    """One graph column per time slice, from its lowest and highest reading, top row first,
+    ``height`` cells tall, on the fixed scale ``low``..``high``.
 
-    A column is filled to its reading in eighths of a cell, at least one eighth (a baseline even
-    at zero); an unknown reading is blank, and with no scale yet each reading is a gap.
+    A column is filled to its highest reading in eighths of a cell, at least one eighth (a
+    baseline even at zero), so a spike is never averaged away. Where the slice held lower
+    readings too, the whole cells between its lowest reading and the top cell are shaded
+    (``BAND``): solid is where the reading stayed all along, shaded where it only went at times,
+    and the peak is solid again. NaN (every reading unknown)
+    is a gap, ``None`` (before the first reading) is blank, and with no scale yet each column
+    is a gap.
     """
     span = high - low if high is not None and high > low else 0.0  # 0: no scale yet
+    eighths = height * 8
     columns = []
-    for value in values:
-        if value is None:
-            columns.append(_column(-2, height))
-        elif not span or value != value:  # NaN: a gap
-            columns.append(_column(-1, height))
+    for bottom, top in zip(lows, highs, strict=True):
+        if top is None or bottom is None:
+            columns.append(_column(-2, 0, height))
+        elif not span or top != top:  # NaN: a gap
+            columns.append(_column(-1, 0, height))
         else:  # ``fraction`` inlined
-            share = max(0.0, min(1.0, (value - low) / span))
-            columns.append(_column(max(1, round(share * height * 8)), height))
+            share = max(0.0, min(1.0, (top - low) / span))
+            floor = max(0.0, min(1.0, (bottom - low) / span))
+            columns.append(_column(max(1, round(share * eighths)), round(floor * eighths), height))
     return columns
 
 
@@ -140,13 +156,19 @@ def rows_of(columns: Sequence[str], height: int) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _column(eighths: int, height: int) -> str:
-    """One graph column, top row first: ``eighths`` filled, or a gap (-1) or nothing (-2)."""
+def _column(eighths: int, solid: int, height: int) -> str:
+    """One graph column, top row first: ``eighths`` filled, the whole cells above ``solid``
+    eighths shaded; or a gap (-1) or nothing (-2)."""
     if eighths == -2:
         return NOTHING_YET * height
     if eighths == -1:
         return " " * (height - 1) + GAP
-    return "".join(_LEVELS[max(0, min(8, eighths - row * 8))] for row in range(height - 1, -1, -1))
+    top = (eighths - 1) // 8  # the cell the highest reading reached: drawn solid, a crisp peak
+    cells = []
+    for row in range(height - 1, -1, -1):
+        level = max(0, min(8, eighths - row * 8))
+        cells.append(BAND if row < top and row * 8 >= solid else _LEVELS[level])
+    return "".join(cells)
 
 
 def number(value: Maybe[float] | Maybe[int], fmt: str = ".0f", unit: str = "") -> str:
@@ -199,18 +221,27 @@ def graph_block(
     labels: tuple[str, str, str],
     style: Callable[[str], Style],
     cells: HistoryCells,
+    window: int,
+    *,
+    axis: bool = True,
 ) -> list[Text]:
-    """A caption row and a labelled graph of ``series``, ``size`` (width, height) cells, on
-    the series' own fixed scale; ``cells`` keeps the graph's columns from the last tick.
+    """A caption row, a labelled graph of ``series`` over the last ``window`` ms, ``size``
+    (width, height) cells, on the series' own fixed scale, and the time axis under it unless
+    ``axis`` is False (a graph with another of the same width below); ``cells`` keeps the
+    graph's columns from the last tick.
 
     ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
     """
     width, height = size
     scale = scale_labels(labels, height)
     label_width = max(len(label) for label in labels) + 1
-    rows = cells.graph(series, max(1, width - label_width), height)
+    graph_width = max(1, width - label_width)
+    rows = cells.graph(series, window, graph_width, height)
     label_style, graph_style = style("label"), style("graph")
-    return [Text(caption, style=label_style)] + [
+    lines = [Text(caption, style=label_style)] + [
         cells.row_text(label, row, label_style, graph_style)
         for label, row in zip(scale, rows, strict=True)
     ]
+    if axis:
+        lines.append(cells.axis_text(window, label_width, graph_width, label_style))
+    return lines

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import GpuHistory, Series
+from gpu_tui.core.history_window import WINDOWS
 from gpu_tui.core.samples import GpuSample
 from gpu_tui.ui.monitor.draw import (
     bar,
@@ -33,7 +34,8 @@ from gpu_tui.ui.monitor.rows import RowsWidget
 
 MODES = ("line", "compact", "full")
 """``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
-LABEL = 5
+LABEL = 6
+"""Row labels (``SMCLK`` and a space) so the bars line up."""
 FULL_ROWS = 9
 """Rows of the full card below its graphs (one more with MIG instances)."""
 WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
@@ -63,6 +65,8 @@ class GpuCard(RowsWidget):
         self.device_name = f"GPU {slot}"
         self.mig: tuple[str, ...] = ()
         self.mode = mode
+        self.window = (WINDOWS[0] or 60) * 1000
+        """The zoom window the history is drawn over, in ms of sampling."""
         self._title: str | None = None
         self._history_cells = HistoryCells()
 
@@ -71,13 +75,19 @@ class GpuCard(RowsWidget):
             self.set_class(name == mode, f"-{name}")
         self.mode = mode
         if self.gpu is not None:
-            self.show(self.gpu, self.history, self.device_name, self.mig)  # titles follow
+            self.show(self.gpu, self.history, self.device_name, self.mig, self.window)
         self.refresh(layout=True)
 
     def show(
-        self, gpu: GpuSample, history: GpuHistory | None, name: str, mig: tuple[str, ...]
+        self,
+        gpu: GpuSample,
+        history: GpuHistory | None,
+        name: str,
+        mig: tuple[str, ...],
+        window: int,
     ) -> None:
         self.gpu, self.history, self.device_name, self.mig = gpu, history, short_name(name), mig
+        self.window = window
         self.set_class(gpu.lost, "-lost")
         self.set_class(gpu.stale and not gpu.lost, "-stale")
         self.set_class(gpu.simulated, "-simulated")
@@ -174,7 +184,7 @@ class GpuCard(RowsWidget):
         series = self._series(field)
         rest = width - line.cell_len - 1
         if series is not None and rest > 3 and field not in graphed:
-            spark_cells = " " + self._history_cells.spark(series, rest)
+            spark_cells = " " + self._history_cells.spark(series, self.window, rest)
             line.append_text(cells_text((spark_cells, self._s("graph"))))
         return line
 
@@ -253,15 +263,15 @@ class GpuCard(RowsWidget):
         series = self._series("utilization_percent")
         room = width - util.cell_len - rest.cell_len
         if series is not None and room >= 4:
-            spark_cells = self._history_cells.spark(series, room)
+            spark_cells = self._history_cells.spark(series, self.window, room)
             util.append_text(cells_text((spark_cells, self._s("graph"))))
         util.append_text(rest)
-        clocks = Text("SM ", style=label).append(
+        clocks = Text("SMCLK ", style=label).append(
             f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"
         )
         clocks.append("  MCLK ", style=label).append(number(gpu.memory_clock_mhz))
-        clocks.append("  MEM ", style=label).append(
-            number(gpu.memory_utilization_percent, ".0f", "%")
+        clocks.append("  MCTL ", style=label).append(
+            number(gpu.memory_utilization_percent, ".0f", "% busy")
         )
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
@@ -283,11 +293,11 @@ class GpuCard(RowsWidget):
         drawn = graphed(spare) if history is not None else ()
         rows = [
             self._row("GPU", "utilization_percent", None, ends["util"], width, drawn),
-            self._row("MEM", "memory_utilization_percent", None, ends["mem"] + " busy", width),
+            self._row("MCTL", "memory_utilization_percent", None, ends["mem"] + " busy", width),
             self._row("VRAM", "memory_used_bytes", "memory_total_bytes", ends["vram"], width),
             self._row("TEMP", "temperature_c", "temperature_slowdown_c", ends["temp"], width),
             self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width, drawn),
-            self._row("SM", "sm_clock_mhz", "sm_clock_max_mhz", ends["sm"], width),
+            self._row("SMCLK", "sm_clock_mhz", "sm_clock_max_mhz", ends["sm"], width),
             self._row("MCLK", "memory_clock_mhz", "memory_clock_max_mhz", ends["mclk"], width),
             self._extras(gpu),
             self._throttle(gpu),
@@ -299,4 +309,7 @@ class GpuCard(RowsWidget):
             line.truncate(width, overflow="ellipsis")
         if history is None or not drawn:
             return rows
-        return history_graphs(history, gpu, (width, spare), self._s, self._history_cells) + rows
+        graphs = history_graphs(
+            history, gpu, (width, spare), self._s, self._history_cells, self.window
+        )
+        return graphs + rows

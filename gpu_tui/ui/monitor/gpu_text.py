@@ -71,24 +71,26 @@ def history_graphs(
     size: tuple[int, int],
     style: Callable[[str], Style],
     cells: HistoryCells,
+    window: int,
 ) -> list[Text]:
-    """Rows a card has to spare (few GPUs, big screen) become utilisation and power history:
-    ``size`` is (width, spare rows)."""
+    """Rows a card has to spare (few GPUs, big screen) become utilisation and power history
+    over the last ``window`` ms, one time axis under both: ``size`` is (width, spare rows)."""
     width, spare = size
     drawn = graphed(spare)
     if not drawn:
         return []
-    util_rows = spare - 1 if len(drawn) == 1 else (spare - 2) * 2 // 3
+    both = len(drawn) == 2
+    util_rows = (spare - 3) * 2 // 3 if both else spare - 2
     power = history.power_watts
     top = f"{power.high:.0f}" if power.high else "?"
     busy = "GPU busy, %"
     if isinstance(gpu.utilization_percent, Unknown):
         busy += f" — not reported: {gpu.utilization_percent.reason}"
-    lines = graph_block(
-        busy, history.utilization_percent, (width, util_rows), ("100", "50", "0"), style, cells
-    )
-    if "power_watts" in drawn:
-        rows = spare - 2 - util_rows
+    util = history.utilization_percent
+    size = (width, util_rows)
+    lines = graph_block(busy, util, size, ("100", "50", "0"), style, cells, window, axis=not both)
+    if both:
+        rows = spare - 3 - util_rows
         caption = f"power, W of {top}"
-        lines += graph_block(caption, power, (width, rows), (top, "", "0"), style, cells)
+        lines += graph_block(caption, power, (width, rows), (top, "", "0"), style, cells, window)
     return lines

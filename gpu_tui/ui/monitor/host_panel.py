@@ -1,4 +1,4 @@
-"""CPU and memory: total and per-core bars on a fixed 0–100 % scale, clock, load, memory, swap."""
+"""CPU and host memory: total and per-core bars on a fixed 0–100 % scale, clock, load, RAM, swap."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from rich.text import Text
 
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.history import History, Series
+from gpu_tui.core.history_window import WINDOWS
 from gpu_tui.core.samples import Sample
 from gpu_tui.ui.monitor.draw import bar, cells_text, gib, graph_block, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 LABEL = 5
-"""Width of the row labels (``CPU``, ``MEM``) so bars line up."""
+"""Width of the row labels (``CPU``, ``RAM``) so bars line up."""
 MAX_CORE_ROWS = {False: 4, True: 12}
 """How many rows of per-core bars fit before the cores are drawn one cell each (narrow, wide)."""
 
@@ -57,6 +58,8 @@ class HostPanel(RowsWidget):
         self.sample: Sample | None = None
         self.history: History | None = None
         self.cpu_name: str | None = None
+        self.window = (WINDOWS[0] or 60) * 1000
+        """The zoom window the history is drawn over, in ms of sampling."""
         self._title = ""
         self._history_cells = HistoryCells()
         self._readings_in_graph = False
@@ -67,8 +70,13 @@ class HostPanel(RowsWidget):
     def core_count(self) -> int:
         return 0 if self.sample is None else len(self.sample.cpu.per_core_percent)
 
-    def show(self, sample: Sample, history: History, cpu_name: str | None) -> None:
-        self.sample, self.history, self.cpu_name = sample, history, cpu_name
+    @property
+    def graphs(self) -> bool:
+        """Whether the panel draws history graphs (wide, or given the room of a missing GPU)."""
+        return self.has_class("-wide") or self.has_class("-fill")
+
+    def show(self, sample: Sample, history: History, cpu_name: str | None, window: int) -> None:
+        self.sample, self.history, self.cpu_name, self.window = sample, history, cpu_name, window
         self.update_rows()
         title = title_for(sample, cpu_name, readings=not self._readings_in_graph)
         if title != self._title:  # setting a title repaints the whole panel, so only on change
@@ -89,8 +97,8 @@ class HostPanel(RowsWidget):
         )
         line.append(f" {end:<14}")
         rest = width - line.cell_len - 1
-        if rest > 4 and not self.has_class("-wide"):  # wide: the graphs above show history
-            spark_cells = self._history_cells.spark(series, rest)
+        if rest > 4 and not self.graphs:  # else the graphs show the history
+            spark_cells = self._history_cells.spark(series, self.window, rest)
             line.append_text(cells_text((" ", Style.null()), (spark_cells, self.part("graph"))))
         return line
 
@@ -98,7 +106,7 @@ class HostPanel(RowsWidget):
         sample, history = self.sample, self.history
         assert sample is not None
         assert history is not None
-        wide = self.has_class("-wide")
+        wide = self.graphs
         cpu, memory = sample.cpu, sample.memory
         lines: list[Text] = []
         lines.append(
@@ -110,14 +118,14 @@ class HostPanel(RowsWidget):
         mem_end = f"{gib(used)}/{gib(total)} GiB"
         swap_end = f"{gib(swap_used)}/{gib(swap_total)} GiB"
         if not swap_total:
-            line = self._meter("MEM", used, history.memory_used_bytes, width - 10, mem_end)
+            line = self._meter("RAM", used, history.memory_used_bytes, width - 10, mem_end)
             lines.append(line.append("  no swap", style=self.part("label")))
         elif wide or width < 70:
-            lines.append(self._meter("MEM", used, history.memory_used_bytes, width, mem_end))
+            lines.append(self._meter("RAM", used, history.memory_used_bytes, width, mem_end))
             lines.append(self._meter("SWAP", swap_used, history.swap_used_bytes, width, swap_end))
         else:
             half = (width - 2) // 2
-            line = self._meter("MEM", used, history.memory_used_bytes, half, mem_end)
+            line = self._meter("RAM", used, history.memory_used_bytes, half, mem_end)
             line.append("  ")
             line.append_text(
                 self._meter("SWAP", swap_used, history.swap_used_bytes, half, swap_end)
@@ -131,7 +139,7 @@ class HostPanel(RowsWidget):
         """On a big screen the spare rows become CPU and memory history, on fixed scales."""
         history = self.history
         assert history is not None
-        spare = height - len(meters) - 2  # two caption rows
+        spare = height - len(meters) - 4  # a caption and a time axis each
         if spare < 4:
             return meters
         cpu_rows = max(2, spare * 3 // 5)
@@ -147,15 +155,17 @@ class HostPanel(RowsWidget):
                 ("100", "50", "0"),
                 self.part,
                 self._history_cells,
+                self.window,
             ),
             *meters,
             *graph_block(
-                f"memory used, GiB of {top}",
+                f"RAM used, GiB of {top}",
                 memory,
                 (width, spare - cpu_rows),
                 (top, "", "0"),
                 self.part,
                 self._history_cells,
+                self.window,
             ),
         ]
 
