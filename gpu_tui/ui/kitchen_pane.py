@@ -17,15 +17,16 @@ from textual.widgets import Digits, Static
 
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.kitchen import model
+from gpu_tui.core.kitchen.headline import headline
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 from gpu_tui.ui.config import AppConfig
-from gpu_tui.ui.kitchen.knobs import at_limit, current, knobs_for, step
+from gpu_tui.ui.kitchen.knobs import at_limit, current, knobs_for, step, try_hint
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen.param_bar import ParamBar
 from gpu_tui.ui.kitchen.playback import Playback, make_schedule
 from gpu_tui.ui.kitchen.race_view import RaceView
-from gpu_tui.ui.kitchen.result import ratio_text, result_ratio, result_text
+from gpu_tui.ui.kitchen.result import result_text
 from gpu_tui.ui.kitchen.top_line import top_line
 from gpu_tui.ui.pane import Pane
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 FPS = 20
 AUTOPLAY_HOLD = 6.0  # wall seconds the result stays up before autoplay moves on
 ROOMY = (120, 40)  # pane size from which the plots sit under the race instead of behind "g"
+SIDE_BY_SIDE = 120  # columns from which "g" shows the three plots together, not one by one
 
 
 class PlotsModuleLoaded(Message):
@@ -45,20 +47,34 @@ class KitchenPane(Pane, can_focus=True):
     """Scenario and live knobs on top of a race whose clock the pane's Playback owns."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
-        Binding("space", "toggle_play", "Play/pause", key_display="space"),
-        Binding("s", "scenario(1)", "Scenario"),
+        Binding("space", "toggle_play", "Play/pause", key_display="space", tooltip="the race"),
+        Binding("s", "scenario(1)", "Scenario", tooltip="the next one"),
         Binding("S", "scenario(-1)", "Previous scenario", show=False),
-        Binding("up", "pick(-1)", "Pick parameter", show=False),
-        Binding("down", "pick(1)", "Pick parameter", show=False),
-        Binding("left", "turn(False)", "Less", show=False),
-        Binding("right", "turn(True)", "More", key_display="←→"),
-        Binding("r", "restart", "Restart"),
-        Binding("full_stop", "step", "Step", key_display="."),
-        Binding("end,e", "end", "Skip to the result", show=False),
-        Binding("plus,equals_sign", "speed(True)", "Faster", show=False),
-        Binding("minus", "speed(False)", "Slower", show=False),
-        Binding("g", "toggle_plots", "Plots"),
-        Binding("m", "measure", "Measure for real"),
+        Binding("left", "turn(False)", "Less", group=Binding.Group("Less/more", compact=True)),
+        Binding("right", "turn(True)", "More", group=Binding.Group("Less/more", compact=True)),
+        Binding("m", "measure", "Measure", tooltip="this scenario, for real, on this machine"),
+        Binding("up", "pick(-1)", "Pick a parameter", group=Binding.Group("Pick", compact=True)),
+        Binding("down", "pick(1)", "Pick a parameter", group=Binding.Group("Pick", compact=True)),
+        Binding("r", "restart", "Restart", tooltip="the race from the start"),
+        Binding("full_stop", "step", "Step", key_display=".", tooltip="pause, then ¼ s on"),
+        Binding("g", "toggle_plots", "Plots", tooltip="show / hide them"),
+        Binding("end,e", "end", "Skip to the result", key_display="e", tooltip="(End too)"),
+        Binding(
+            "plus,equals_sign",
+            "speed(True)",
+            "Faster",
+            key_display="+",
+            group=Binding.Group("Faster/slower", compact=True),
+            tooltip="playback",
+        ),
+        Binding(
+            "minus",
+            "speed(False)",
+            "Slower",
+            key_display="-",
+            group=Binding.Group("Faster/slower", compact=True),
+            tooltip="playback",
+        ),
         Binding("escape", "close_measure", "Stop / close the measurement", show=False),
     ]
 
@@ -78,11 +94,13 @@ class KitchenPane(Pane, can_focus=True):
         self.playback = Playback(make_schedule(1, 1), clock)
         self.animating = False
         self.plots: KitchenPlots | None = None
+        self.plot_page: int | None = None  # the plot shown alone by "g" on a narrow screen
         self._plots_dirty = True
         self._started = False
         self._finished_at: float | None = None
         self._timer: Timer | None = None
         self._top = Text()
+        self._hint: str | None = None  # the keys that turn the story round, if any
 
     def compose(self) -> ComposeResult:
         yield Static(id="kitchen-top")
@@ -115,6 +133,7 @@ class KitchenPane(Pane, can_focus=True):
         self.playback.reset(make_schedule(float(chef), float(brigade)))
         self._finished_at = None
         self._plots_dirty = True
+        self._hint = try_hint(self.knobs, self.params, scenario.try_it)
         self._show_result()
         self.query_one(ParamBar).show(self.knobs, self.params, self.selected)
         self._refresh_plots()
@@ -127,6 +146,9 @@ class KitchenPane(Pane, can_focus=True):
             self.playback.play()
         if active:
             self._refresh_plots()
+            # The race went on while hidden (it may even have finished): draw it as it is now,
+            # once the layout has given every line its width back.
+            self.call_after_refresh(self._draw)
         self._run_timer()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -134,25 +156,29 @@ class KitchenPane(Pane, can_focus=True):
         self.set_class(roomy, "-roomy")
         if roomy and self.plots is None:
             self._load_plots()
+        paged = self.has_class("-plots") and self._paged()
+        self._page_plots((self.plot_page or 0) if paged else None)
+        self._draw()  # the top line fits the new width
 
     def _run_timer(self) -> None:
-        """Tick only while visible and something moves (playing, or autoplay's result hold)."""
+        """Tick only while visible and something moves (playing, or autoplay's result hold).
+        The race clock runs on while the pane is hidden: shown again, it is where it would be."""
         want = self.active and (self.playback.playing or self._finished_at is not None)
         if self._timer is None or want == self.animating:
             return
         self.animating = want
         if want:
-            self.playback.tick()  # no jump for the time spent paused or hidden
+            self.playback.tick()  # paused: no jump; hidden while playing: catches up
             self._timer.resume()
         else:
             self._timer.pause()
 
     def frame(self) -> None:
         """One animation frame (the timer calls it; tests call it after moving a fake clock)."""
-        was_finished = self.playback.finished
         self.playback.tick()
         self._draw()
-        if self.playback.finished and not was_finished and self.autoplay:
+        # not "just finished": a race may have finished while the pane was hidden
+        if self.playback.finished and self.autoplay and self._finished_at is None:
             self._finished_at = self.playback.clock()
         holding = self._finished_at is not None and self.autoplay
         if holding and self.playback.clock() - (self._finished_at or 0) >= AUTOPLAY_HOLD:
@@ -181,20 +207,23 @@ class KitchenPane(Pane, can_focus=True):
         t = self.playback.t
         self.query_one(RaceView).show(t)
         self.set_class(self.playback.finished, "-finished")
-        top = top_line(self.scenario, self.playback, autoplay=self.autoplay)
+        width = self.size.width or 1000
+        top = top_line(self.scenario, self.playback, autoplay=self.autoplay, width=width)
         if top != self._top:
             self._top = top
             self.query_one("#kitchen-top", Static).update(top, layout=False)  # fixed height
         finished, scenario = self.playback.finished, self.scenario
         story = f"In real life: {scenario.in_real_life}" if finished else scenario.caption
+        if self._hint and not finished:
+            story += f" {self._hint}"
         story_widget = self.query_one("#kitchen-story", Static)
         if story_widget.content != story:
             story_widget.update(story)
 
     def _show_result(self) -> None:
-        ratio = ratio_text(result_ratio(self.params)[1], "x")
-        self.query_one("#result-digits", Digits).update(ratio)
-        text = result_text(self.params, self.scenario.comparison)
+        head = headline(self.scenario, self.params)
+        self.query_one("#result-digits", Digits).update(head.ratio_text)
+        text = result_text(self.params, head, self.scenario.comparison, hint=self._hint)
         self.query_one("#result-text", Static).update(text)
 
     # -- plots (textual-plotext is imported only when a plot is first shown) -----------------
@@ -210,6 +239,7 @@ class KitchenPane(Pane, can_focus=True):
 
         if self.plots is None:
             self.plots = KitchenPlots(id="kitchen-plots")
+            self.plots.page = self.plot_page
             self.query_one("#kitchen-body").mount(self.plots)
             self.call_after_refresh(self._refresh_plots)
 
@@ -279,8 +309,23 @@ class KitchenPane(Pane, can_focus=True):
         self.playback.play()
         self._run_timer()
 
+    def _paged(self) -> bool:
+        return self.size.width < SIDE_BY_SIDE
+
+    def _page_plots(self, page: int | None) -> None:
+        self.plot_page = page
+        if self.plots is not None:
+            self.plots.show_page(page)
+
     def action_toggle_plots(self) -> None:
-        self.toggle_class("-plots")
+        """The plots in place of the race, and back. Too narrow for three side by side, each
+        press shows the next plot alone, and the press after the last brings the race back."""
+        showing = self.has_class("-plots")
+        if showing and self.plot_page is not None and self.plot_page < 2:
+            self._page_plots(self.plot_page + 1)
+        else:
+            self.set_class(not showing, "-plots")
+            self._page_plots(0 if not showing and self._paged() else None)
         if self.plots is None:
             self._load_plots()
         self._refresh_plots()
@@ -297,7 +342,10 @@ class KitchenPane(Pane, can_focus=True):
             self.action_toggle_play()
 
     def action_close_measure(self) -> None:
-        self.set_class(self.query_one(MeasurePanel).escape(), "-measure")
+        still_open = self.query_one(MeasurePanel).escape()
+        self.set_class(still_open, "-measure")
+        if not still_open:
+            self.focus()  # the panel may have had it (Tab, to scroll): the knobs get it back
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Esc belongs to the measurement only while it is open; otherwise the app gets it

@@ -15,6 +15,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from gpu_tui.core.bench import BenchRunner
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
@@ -157,3 +159,66 @@ async def test_another_scenario_closes_the_panel_and_knobs_move_the_model() -> N
         await pilot.press("s")
         assert not app.query_one(KitchenPane).has_class("-measure")
         assert panel.check is None
+
+
+def _loop(seconds: float) -> BenchResult:
+    times = (seconds, seconds, seconds, 20)
+    args = ("reduction", "python-loop", "cpu", "fp64", {"n": 10_000})
+    return BenchResult(*args, *times, 0.0, "us", None)
+
+
+async def test_the_warm_up_pass_is_shown_as_such_and_never_timed() -> None:
+    """The plan runs every benchmark twice; what the first (warm-up) half measures is dropped,
+    so a cold first call never reaches the table."""
+    from tests.ui.test_kitchen_snapshots import RecordedRunner
+
+    events: list[m.Message] = [
+        m.Progress(0, 2, "reduction", "cpu"),  # the warm-up pass: cold, 65× slow
+        m.Heartbeat("sum of 10000 numbers: python-loop", 0.5),
+        m.ResultReady(_loop(8e-3)),
+        m.Progress(1, 2, "reduction", "cpu"),  # the timed pass
+        m.ResultReady(_loop(123e-6)),
+    ]
+    app = kitchen_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        seen: list[str] = []
+        original = panel.draw
+
+        def draw() -> None:  # every status the panel showed, in order
+            original()
+            seen.append(panel.status)
+
+        panel.draw = draw  # type: ignore[method-assign]
+        panel.make_runner = lambda plan, python: RecordedRunner(events)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        assert [r.median_seconds for r in panel.results] == [123e-6]
+        assert any(s.startswith("warming up (not timed): sum of 10000") for s in seen)
+        assert "123 µs" in panel_text(app)
+        assert "8 ms" not in panel_text(app)
+        assert "measured: 1 result" in panel_text(app)
+
+
+async def test_what_does_not_fit_at_80x24_scrolls_with_the_keyboard() -> None:
+    from tests.ui.test_kitchen_snapshots import CPU_RUN, RecordedRunner
+
+    app = kitchen_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        panel.make_runner = lambda plan, python: RecordedRunner(CPU_RUN)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: panel.finished)
+        await pilot.pause()
+        assert panel.max_scroll_y > 0  # no GPU: the notes need more rows than 80×24 has
+        assert "Tab, then ↑↓: the rest" in panel_text(app)
+        await pilot.press("tab")
+        assert app.focused is panel
+        await pilot.press(*["down"] * panel.max_scroll_y)
+        assert panel.scroll_y == panel.max_scroll_y
+        screen = "".join(s.text for s in app.screen._compositor.render_strips())
+        assert "outweighs the whole job." in screen  # the analogy's last words
+        await pilot.press("escape")  # closes the panel; the knobs have the keys again
+        assert isinstance(app.focused, KitchenPane)

@@ -68,13 +68,15 @@ async def test_onions_play_to_a_1000x_result(
         assert not pane.animating
         assert pane.has_class("-finished")
         result = text(app, "#result-text")
-        assert "BRIGADE WINS" in result
-        assert "1,000× faster · chef = 1 CPU core, brigade = 1 GPU" in result
+        # the headline is the ratio, with what it compares
+        assert result.startswith(" BRIGADE 1,000× FASTER   the brigade = 1 GPU, the chef = 1 CPU")
         assert "chef 20,000 s (5.56 h) · brigade 20 s" in result
         # the headline is one core against a GPU: the whole server CPU is named beside it
         assert "Real FP32 peaks: H100 = 565× one EPYC 9654 core, only 5.9-9.1× all 96" in result
+        # both clocks in one unit, written beside each: 20,000 against 20.0 seconds
         assert digits(app, "#brigade-clock") == "20.0"
-        assert digits(app, "#chef-clock") == "5:33"
+        assert digits(app, "#chef-clock") == "20,000"
+        assert text(app, "#chef-unit") == text(app, "#brigade-unit") == "model\nseconds"
         assert text(app, "#chef-count") == "10,000 of 10,000 onions"
         story = text(app, "#kitchen-story")
         assert story.startswith("In real life: An H100 with the data on it (3.35 TB/s, 3 µs")
@@ -121,7 +123,7 @@ async def test_turning_knobs_changes_the_race(app_factory: Callable[..., GpuTuiA
         assert pane.playback.playing  # a change replays the race from the start
         await pilot.press("e")
         result = text(app, "#result-text")
-        assert "800× faster" in result
+        assert "BRIGADE 800× FASTER" in result
         assert "brigade 25 s" in result  # L + d + w·c = 5 + 10 + 10
 
 
@@ -151,7 +153,7 @@ async def test_a_knob_at_its_limit_says_so_and_the_race_plays_on(
         assert pane.params.launch_seconds == 0
         assert "launch is at its minimum (0 s to 1,000,000,000 s)" in toasts(app)
         await pilot.press("e")  # and the race still runs to its result
-        assert "BRIGADE WINS" in text(app, "#result-text")
+        assert "BRIGADE 1,333× FASTER" in text(app, "#result-text")
 
 
 async def test_switching_scenarios(app_factory: Callable[..., GpuTuiApp]) -> None:
@@ -164,11 +166,12 @@ async def test_switching_scenarios(app_factory: Callable[..., GpuTuiApp]) -> Non
         assert "complex-recipe" in text(app, "#kitchen-top")
         assert "tasks" not in [k.key for k in pane.knobs]  # 31 phases: no single task count
         await pilot.press("e")
-        assert "CHEF WINS" in text(app, "#result-text")
+        assert "CHEF 4.82× FASTER" in text(app, "#result-text")
+        assert "only 1.05× faster than the chef alone (Amdahl)" in text(app, "#result-text")
         await pilot.press("s", "s", "s")
         assert pane.scenario.name == "scaling"
         await pilot.press("e")
-        assert "best 8 kitchens" in text(app, "#result-text")
+        assert "EIGHT KITCHENS ARE BEST: 3.77× FASTER THAN ONE" in text(app, "#result-text")
         await pilot.press("S", "S", "S", "S")
         assert pane.scenario.name == "onions"
 

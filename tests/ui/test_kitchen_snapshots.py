@@ -1,5 +1,6 @@
-"""Snapshots of the Kitchen pane on a fake clock: a paused race, the result, and "run it for real"
-from recorded bench messages (sync tests: snap_compare runs the app itself)."""
+"""Snapshots of the Kitchen pane on a fake clock, each fixed screen at 80×24 and 160×48: a paused
+race, the result, the slow hallway's result, the plots, and "run it for real" from recorded bench
+messages (sync tests: snap_compare runs the app itself)."""
 
 from __future__ import annotations
 
@@ -99,7 +100,8 @@ def on_fake_clock(keys: tuple[str, ...], *, plots: bool = False) -> Before:
         pane.playback.reset()
         await pilot.press(*keys)
         end = time.monotonic() + 10
-        while plots and (pane.plots is None or not pane.plots.is_mounted):
+        # the plots (imported in a thread) are drawn once their boxes are there
+        while plots and (pane.plots is None or not pane.plots.query(".plot-legend")):
             assert time.monotonic() < end
             await pilot.pause(0.05)
         await settle(pilot)
@@ -111,7 +113,8 @@ def measured(events: list[m.Message], *, hold: bool = False) -> Before:
     """Pause the race, press m with a recorded runner, wait for the last recorded message."""
 
     async def before(pilot: Pilot[Any]) -> None:
-        await on_fake_clock(("space", "r"))(pilot)
+        roomy = pilot.app.size.width >= 120
+        await on_fake_clock(("space", "r"), plots=roomy)(pilot)
         panel = pilot.app.query_one(MeasurePanel)
         runner = RecordedRunner(events, hold=hold)
         panel.make_runner = lambda plan, python: runner
@@ -130,30 +133,69 @@ def kitchen(app_factory: Callable[..., GpuTuiApp]) -> GpuTuiApp:
     return app_factory(pane="kitchen", demo=False)
 
 
-def test_race_paused_mid_run_80x24(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp]
+SIZES = [(80, 24), (160, 48)]
+size_ids = pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+
+
+def roomy(size: tuple[int, int]) -> bool:
+    """From 120×40 the plots sit under the race (the screenshot waits for them)."""
+    return size[0] >= 120 and size[1] >= 40
+
+
+@size_ids
+def test_race_paused_mid_run(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
 ) -> None:
-    before = on_fake_clock(("space", "r", *["full_stop"] * 14))
-    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+    before = on_fake_clock(("space", "r", *["full_stop"] * 14), plots=roomy(size))
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
 
 
-def test_result_with_plots_160x48(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
-    before = on_fake_clock(("space", "end"), plots=True)
-    assert snap_compare(kitchen(app_factory), terminal_size=(160, 48), run_before=before)
+@size_ids
+def test_result(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    before = on_fake_clock(("space", "end"), plots=roomy(size))
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
 
 
-def test_measuring_80x24(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+@size_ids
+def test_slow_hallway_result(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """Its headline is two kitchens against one, with the keys that turn it round."""
+    keys = ("s", "s", "s", "space", "end")
+    before = on_fake_clock(keys, plots=roomy(size))
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
+
+
+@size_ids
+def test_plots(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """ "g" at the result: at 80 columns the first plot alone, from 120 all three."""
+    before = on_fake_clock(("space", "end", "g"), plots=True)
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
+
+
+@size_ids
+def test_measuring(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
     before = measured(CPU_RUN[:4], hold=True)
-    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
 
 
-def test_measured_without_gpu_80x24(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp]
+@size_ids
+def test_measured_without_gpu(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
 ) -> None:
     before = measured(CPU_RUN)
-    assert snap_compare(kitchen(app_factory), terminal_size=(80, 24), run_before=before)
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)
 
 
-def test_measured_with_gpu_160x48(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:
+@size_ids
+def test_measured_with_gpu(
+    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
     before = measured(GPU_RUN)
-    assert snap_compare(kitchen(app_factory), terminal_size=(160, 48), run_before=before)
+    assert snap_compare(kitchen(app_factory), terminal_size=size, run_before=before)

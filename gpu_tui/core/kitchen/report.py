@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from gpu_tui.core.kitchen import model
-from gpu_tui.core.kitchen.params import SPECS, KitchenParams
-from gpu_tui.core.kitchen.scenarios import Scenario
+from gpu_tui.core.kitchen.params import SPECS, KitchenParams, json_number
+from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 
 SCHEMA_VERSION = 1
 
@@ -63,8 +63,9 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
 
 
 def number(value: float) -> str:
-    """Up to 6 significant digits with thousands separators: 20,000 / 0.0005 / 1.05."""
-    return f"{value:,.6g}"
+    """Up to 6 significant digits with thousands separators: 20,000 / 0.0005 / 1.05; whole
+    from a million on (1,000,000,000, never 1e+09)."""
+    return f"{value:,.0f}" if abs(value) >= 1e6 else f"{value:,.6g}"
 
 
 def times(ratio: float) -> str:
@@ -132,6 +133,10 @@ def render_text(report: dict[str, object]) -> str:
     lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}"]
     if report.get("comparison"):
         lines.append(f"  {report['comparison']}")
+    scenario = SCENARIOS.get(str(report["scenario"]))
+    if scenario is not None and scenario.try_it is not None:
+        key, value = scenario.try_it
+        lines.append(f"  Try: --set {key}={json_number(value):g}")
     lines += ["", *_table("Parameters", rows), "", *_table("Results", results)]
     lines += ["", f"In real life: {report['in_real_life']}"]
     sources = report.get("sources")

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.kitchen import figures, real_life
 from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
 from gpu_tui.core.sources import Source
+
+Lesson = Literal["race", "amdahl", "pantry", "hallway", "scaling"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,12 @@ class Scenario:
     comparison: str = ""
     """What the headline ratio means in real hardware, where the teaching numbers would mislead
     (the onions' 1,000× is one CPU core against a GPU, not a whole CPU)."""
+    lesson: Lesson = "race"
+    """Which ratio the headline gives (``headline.py``): the one that carries this story."""
+    noun: str = "tasks"
+    try_it: tuple[str, Fraction] | None = None
+    """A parameter and the value that turns the story round, for a "try it" hint: the CLI
+    words it as ``--set``, the pane as the keys to press."""
 
     def with_overrides(self, overrides: Mapping[str, object]) -> KitchenParams:
         """The scenario's parameters with ``overrides`` applied, or a one-line UsageError."""
@@ -54,6 +63,7 @@ ONIONS = Scenario(
     ),
     in_real_life=real_life.onions_real_life(),
     comparison=real_life.onions_comparison(),
+    noun="onions",
     sources=figures.H100_SOURCES + figures.EPYC_SOURCES + figures.LAUNCH_SOURCES,
     params=KitchenParams(
         phases=(Phase(10_000, _f("2"), _f("1")),),
@@ -75,6 +85,7 @@ COMPLEX_RECIPE = Scenario(
         "brigade together gains only a few percent (Amdahl)."
     ),
     in_real_life=real_life.complex_real_life(),
+    lesson="amdahl",
     sources=figures.LAUNCH_SOURCES,
     params=KitchenParams(
         phases=(Phase(100, _f("1"), _f("1")),) + (Phase(1, _f("60"), _f("0")),) * 30,
@@ -96,6 +107,7 @@ PANTRY_BOUND = Scenario(
         "the pantry halves the time, and fusing trips (fewer units per task) helps."
     ),
     in_real_life=real_life.pantry_real_life(),
+    lesson="pantry",
     sources=(*figures.H100_SOURCES, figures.EPYC_TABLE),
     params=KitchenParams(
         phases=(Phase(10_000, _f("0.01"), _f("8")),),
@@ -114,8 +126,10 @@ SLOW_HALLWAY = Scenario(
     title="two kitchens, one hallway",
     caption=(
         "Two kitchens that must agree on the stock pot through a slow hallway are slower than "
-        "one; with a fast hallway (try --set hallway_rate=1000) they are faster."
+        "one; with a fast hallway (1,000/s instead of 10/s) they are faster."
     ),
+    lesson="hallway",
+    try_it=("hallway_rate", Fraction(1000)),
     in_real_life=real_life.hallway_real_life(),
     sources=(*figures.GRADIENT_SOURCES, figures.H100_SPECS),
     params=KitchenParams(
@@ -146,6 +160,7 @@ SCALING = Scenario(
         "GPUs stops paying once that outweighs each GPU's shrinking share of the compute."
     ),
     sources=(figures.NCCL_BUS_BANDWIDTH,),
+    lesson="scaling",
     params=KitchenParams(
         phases=(Phase(32_768, _f("1"), _f("1")),),
         cooks=1024,

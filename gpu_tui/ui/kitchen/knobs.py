@@ -68,7 +68,7 @@ KNOBS = (
 
 def knobs_for(scenario: Scenario) -> tuple[Knob, ...]:
     """The knobs this scenario lets you turn (its ``settable`` keys, main ones only)."""
-    noun = "onions" if scenario.name == "onions" else "tasks"
+    noun = scenario.noun
     out = []
     for knob in KNOBS:
         if knob.key not in scenario.settable:
@@ -120,3 +120,21 @@ def at_limit(knob: Knob, value: Fraction, up: bool) -> str | None:
     # Written out in full (10,000,000, not 1e+07): this line is about the exact limit.
     span = f"{bound_text(lowest)}{knob.unit} to {bound_text(knob.maximum)}{knob.unit}"
     return f"{knob.label} is at its {'maximum' if up else 'minimum'} ({span})"
+
+
+def try_hint(
+    knobs: tuple[Knob, ...], params: KitchenParams, try_it: tuple[str, Fraction] | None
+) -> str | None:
+    """The keys that turn a scenario's story round ("Try it: ↑↓ to hallway, then → to …"), or
+    ``None`` when there is no such knob here or it is already there."""
+    if try_it is None:
+        return None
+    key, value = try_it
+    knob = next((k for k in knobs if k.key == key), None)
+    now = current(params, key)
+    if knob is None or now == value:
+        return None
+    arrow, verb = ("→", "raise") if value > now else ("←", "lower")
+    return (
+        f"Try it: ↑↓ to pick {knob.label}, then {arrow} to {verb} it to {show_value(knob, value)}."
+    )

@@ -13,16 +13,21 @@ from gpu_tui.core.kitchen.scenarios import ONIONS, SCALING
 EXAMPLE_SERIAL = Fraction(1, 20)  # shown when the recipe itself has no serial steps
 
 
-def log_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
-    """Powers of ten from ``low`` to ``high`` labelled 1, 10, 100, 1k … 1M (plotext's are noisy)."""
+def log_ticks(low: float, high: float, most: int | None = None) -> tuple[list[float], list[str]]:
+    """Powers of ten from ``low`` to ``high`` labelled 1, 10, 100, 1k … 1M (plotext's are noisy);
+    with ``most``, every second (third …) power so that at most that many are labelled.
+
+    plotext drops a label that lands on a row already taken, and which one it drops varies from
+    run to run: too many labels for the rows make the axis change between two identical runs.
+    """
     ticks: list[float] = []
-    labels: list[str] = []
     power = 10 ** math.floor(math.log10(max(low, 1e-12)))
     while power <= high * 1.0001:
         ticks.append(power)
-        labels.append(_short(power))
         power *= 10
-    return ticks, labels
+    if most is not None and len(ticks) > most:
+        ticks = ticks[:: math.ceil(len(ticks) / max(1, most))]
+    return ticks, [_short(t) for t in ticks]
 
 
 def _short(value: float) -> str:

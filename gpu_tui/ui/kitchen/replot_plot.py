@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import RenderResult
+from textual.geometry import Size
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
-Draw = Callable[[Plot], None]
+Draw = Callable[[Plot, Size], None]
+"""Draws into the plot at the size it will have (to fit its axis labels to the rows)."""
 
 
 class ReplotPlot(PlotextPlot):
@@ -36,7 +38,7 @@ class ReplotPlot(PlotextPlot):
             return self._cache[1]
         self.plt.clear_figure()
         if self._draw is not None:
-            self._draw(self.plt)
+            self._draw(self.plt, self.size)
         text = super().render()
         assert isinstance(text, Text)
         self.builds += 1

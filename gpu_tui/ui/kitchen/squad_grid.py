@@ -8,6 +8,7 @@ from enum import IntEnum
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -93,6 +94,10 @@ def plan_layout(width: int, height: int, squads: int, kitchens: int) -> GridLayo
 class SquadGrid(Widget):
     """Cells per kitchen, set by the race each frame; draws only when the cells change."""
 
+    class Resized(Message):
+        """The grid's area changed: the race must plan its cells again (a hidden pane shown
+        again, a terminal resized), even when the race itself no longer moves."""
+
     COMPONENT_CLASSES = {f"squad-grid--{name}" for name in STATE_NAMES}  # noqa: RUF012
     DEFAULT_CSS = "SquadGrid { height: 1fr; }"
 
@@ -115,6 +120,7 @@ class SquadGrid(Widget):
 
     def on_resize(self) -> None:
         self._strips = self._build()
+        self.post_message(self.Resized())
 
     def _styles(self) -> list[Style]:
         return [self.get_component_rich_style(f"squad-grid--{name}") for name in STATE_NAMES]
