@@ -21,6 +21,8 @@ from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import compare
+from gpu_tui.core.bench.suites import HostSpeed
+from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.bench import plot_data
 from gpu_tui.ui.bench import result_text as rt
@@ -33,6 +35,7 @@ from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.worker_failures import describe_failure
 
 VIEWS = ("setup", "table", "plot")
@@ -43,17 +46,29 @@ class BenchPane(Pane, RunFiles):
     """At 80 columns one view at a time (options, table, plots); from 110 all side by side."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
-        Binding("r", "run", "Run"),
-        Binding("escape", "cancel", "Stop"),
-        Binding("p", "plots", "Plots"),
-        Binding("c", "compare", "Compare"),
-        Binding("x", "export", "Export"),
-        Binding("o", "view('setup')", "Options", show=False),
-        Binding("t", "view('table')", "Table", show=False),
-        Binding("s", "suite", "Suite", show=False),
-        Binding("d", "device", "Devices", show=False),
-        Binding("plus,equals_sign", "budget(True)", "Budget up", show=False),
-        Binding("minus", "budget(False)", "Budget down", show=False),
+        Binding("r", "run", "Run", tooltip="the chosen benchmarks with these settings"),
+        Binding("escape", "cancel", "Stop", tooltip="the run; finished results are kept"),
+        Binding("p", "plots", "Plots", tooltip="the next plot of the results"),
+        Binding("c", "compare", "Compare", tooltip="with a saved run or a baseline file"),
+        Binding("x", "export", "Export", tooltip="the shown run as JSON and CSV"),
+        Binding("o", "view('setup')", "Options", tooltip="what to run, and how"),
+        Binding("t", "view('table')", "Table", tooltip="the results as a table"),
+        Binding("s", "suite", "Suite", tooltip="quick or full"),
+        Binding("d", "device", "Devices", tooltip="CPU, GPU or both"),
+        Binding(
+            "plus,equals_sign",
+            "budget(True)",
+            "More time",
+            key_display="+",
+            group=Binding.Group("Time per point", compact=True),
+        ),
+        Binding(
+            "minus",
+            "budget(False)",
+            "Less time",
+            key_display="-",
+            group=Binding.Group("Time per point", compact=True),
+        ),
     ]
 
     @dataclass
@@ -82,15 +97,18 @@ class BenchPane(Pane, RunFiles):
         self.save_problem = ""
         """Why this run cannot be saved (a full disk, a read-only store), shown until the next."""
         self._notice = ""
+        self._notice_error = False
+        self.skips: list[dict[str, object]] = []
+        """What the shown run could not measure here (numpy missing …), said in the notice."""
 
     def compose(self) -> ComposeResult:
         yield RunProgress(id="bench-progress")
-        yield Static(id="bench-notice")
+        yield ReadingBox(text_id="bench-notice", id="bench-notice-box")
         with Horizontal(id="bench-body"):
             with Vertical(id="bench-left"):
                 yield BenchChooser(id="bench-chooser")
                 yield ResultsTable(id="bench-table")
-                yield Static(id="bench-detail")
+                yield ReadingBox(text_id="bench-detail", id="bench-detail-box")
             with Vertical(id="bench-plots"):
                 yield BenchPlot(id="bench-plot")
                 yield Static(id="bench-plot-note")
@@ -99,11 +117,11 @@ class BenchPane(Pane, RunFiles):
         # The app's palette lists Screen.COMMANDS; adding ours to this screen instance keeps
         # app.py free of pane-specific code (other panes can add theirs the same way).
         self.screen.COMMANDS = {*self.screen.COMMANDS, BenchCommands}  # type: ignore[misc]
-        self.query_one("#bench-table").border_title = "Results"
-        self.query_one("#bench-detail").border_title = "What it measured"
+        self.query_one("#bench-detail-box").border_title = "What it measured"
         self.set_class(True, "-view-setup")
         self._idle("Ready", IDLE_HINT)
         self.load_run(None, baseline=False)
+        self.watch_inventory(self.inventory)
 
     def focus(self, scroll_visible: bool = True) -> BenchPane:
         target = {"setup": "#bench-list", "table": "#bench-table", "plot": "#bench-plot"}[self.view]
@@ -112,9 +130,14 @@ class BenchPane(Pane, RunFiles):
 
     # --- attributes from the app ------------------------------------------------------------
     def watch_inventory(self, inventory: Inventory | None) -> None:
-        if inventory is not None:
+        # The inventory can arrive while the pane is still being composed: ``on_mount`` then
+        # passes it on to the chooser.
+        choosers = self.query(BenchChooser)
+        if inventory is not None and choosers:
             real = [a for a in inventory.accelerators if not a.simulated and not a.lost]
-            self.query_one(BenchChooser).gpus = len(real)
+            chooser = choosers.first()
+            chooser.host = HostSpeed.of(inventory.cpu, inventory.memory)
+            chooser.gpus = len(real)
 
     def watch_active(self) -> None:
         self._plot_visibility()
@@ -157,18 +180,20 @@ class BenchPane(Pane, RunFiles):
             self.notify("A run is going on: Esc stops it.", severity="warning")
             return
         chooser = self.query_one(BenchChooser)
-        if not chooser.selected():
+        if not chooser.selected() and chooser.suite != "comm":
             self.notify("Choose at least one benchmark (space in the list).", severity="warning")
             return
         plan = chooser.plan()
         python, nvml = self.config.bench_python, self.config.nvml  # nvml: tests pass a fake
-        self.runner = BenchRunner(plan, python=python, save=True, nvml=nvml)
+        kind = CommRunner if plan["suite"] == "comm" else BenchRunner  # comm: torchrun's ranks
+        self.runner = kind(plan, python=python, save=True, nvml=nvml)
         self.saved_path = self.runner.saved_path
         self.document = self.runner.document
         self.save_problem = ""
+        self.skips = []
         self._set_notice("")
         self.show_results([])
-        self.query_one(RunProgress).start(RunTracker(plan, chooser.estimate()))
+        self.query_one(RunProgress).start(RunTracker(plan, chooser.estimate(), chooser.host))
         self.set_class(True, "-running")
         if self.view == "setup":
             self.view = "table"
@@ -196,6 +221,8 @@ class BenchPane(Pane, RunFiles):
             self.notify(f"Comparing with {message.path.name}", markup=False)
         elif self.runner is None and not self.results:
             self.document, self.saved_path = message.document, message.path
+            self.skips = list(message.document.skipped)
+            self._set_notice(self._notice, error=self._notice_error)
             self._idle(describe(message.document), IDLE_HINT)
             self.view = "table"
         else:
@@ -218,10 +245,13 @@ class BenchPane(Pane, RunFiles):
             self.query_one(ResultsTable).add_result(event.result, delta)
             self._update_plot()
             if tracker:
-                tracker.result()
+                tracker.result(time.monotonic())
         elif isinstance(event, m.BenchError):
             where = f" ({event.benchmark} on {event.device})" if event.benchmark else ""
             self._set_notice(f"{event.message}{where}\n{rt.advice(event.kind)}", error=event.fatal)
+        elif isinstance(event, m.Skipped):
+            self.skips.append({"benchmark": event.benchmark, "reason": event.reason})
+            self._set_notice(self._notice, error=self._notice_error)
         elif isinstance(event, m.SaveFailed):
             # stays up for the rest of the run, above whatever is said after it
             self.save_problem = f"{event.message}. {rt.advice('save')}"
@@ -268,7 +298,9 @@ class BenchPane(Pane, RunFiles):
         if result is None:
             return
         delta = compare([result], self.baseline).get(result.key) if self.baseline else None
-        self.query_one("#bench-detail", Static).update(Text("\n".join(rt.explain(result, delta))))
+        self.query_one("#bench-detail-box", ReadingBox).update(
+            Text("\n".join(rt.explain(result, delta)))
+        )
 
     # --- drawing ------------------------------------------------------------------------------
     def _idle(self, headline: str, hint: str) -> None:
@@ -276,19 +308,21 @@ class BenchPane(Pane, RunFiles):
         progress.headline, progress.hint = headline, hint
 
     def _set_notice(self, text: str, *, error: bool = False) -> None:
-        self._notice = text
-        notice = self.query_one("#bench-notice", Static)
-        shown = "\n".join(part for part in (self.save_problem, text) if part)
-        notice.update(Text(shown))
-        notice.set_class(bool(shown), "-shown")
-        notice.set_class(error or bool(self.save_problem), "-error")
+        self._notice, self._notice_error = text, error
+        box = self.query_one("#bench-notice-box", ReadingBox)
+        skipped = rt.skip_notice(self.skips)
+        shown = "\n".join(part for part in (self.save_problem, text, skipped) if part)
+        box.update(Text(shown))
+        for widget in (box, box.text):  # the box shows; the text carries the state for tests
+            widget.set_class(bool(shown), "-shown")
+            widget.set_class(error or bool(self.save_problem), "-error")
 
     def show_results(self, results: list[BenchResult]) -> None:
         self.results = list(results)
         deltas = compare(self.results, self.baseline) if self.baseline else None
         self.query_one(ResultsTable).show(self.results, deltas)
         if not self.results:
-            self.query_one("#bench-detail", Static).update("")
+            self.query_one("#bench-detail-box", ReadingBox).update("")
         self._update_plot()
 
     def _update_plot(self) -> None:
@@ -302,6 +336,8 @@ class BenchPane(Pane, RunFiles):
             threads=environment.get("cpu_threads", "?"),
         )
         plots = self.query_one("#bench-plots")
-        plots.border_title = f"{self.plot_index + 1}/{len(plot_data.VIEWS)} {spec.title} · p next"
+        # "p next" below: above, the title alone has the width it needs beside the table
+        plots.border_title = f"{self.plot_index + 1}/{len(plot_data.VIEWS)} {spec.title}"
+        plots.border_subtitle = "p next plot"
         self.query_one("#bench-plot-note", Static).update(Text(spec.note))
         self.query_one(BenchPlot).show(spec)

@@ -5,17 +5,18 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, OptionList, Static
+from textual.widgets import DataTable, OptionList
 from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
 from gpu_tui.core.compare import Comparison, compare_accelerator, compare_cpu
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.explain import explain
-from gpu_tui.core.spec_sheet import SpecRow, SpecSection, spec_sheet
+from gpu_tui.core.spec_sheet import SpecRow, SpecSection, spec_sheet, wrap_value
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.compare_bars import CompareBars
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 FIELD_WIDTH = 18
 
@@ -27,13 +28,14 @@ class SpecsPane(Pane, can_focus=False):
         super().__init__(config, id=id)
         self.sections: tuple[SpecSection, ...] = ()
         self.comparisons: tuple[tuple[Comparison, ...], ...] = ()
+        self._value_width = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
             with Vertical(id="spec-main"):
                 yield DataTable(id="spec-table", cursor_type="row", zebra_stripes=True)
-                yield Static(id="spec-explain")
+                yield ReadingBox(text_id="spec-explain", id="spec-explain-box")
             yield CompareBars(id="spec-compare")
 
     def on_mount(self) -> None:
@@ -75,37 +77,51 @@ class SpecsPane(Pane, can_focus=False):
         """Fill the table with one section's rows."""
         section = self.sections[index]
         table = self.query_one("#spec-table", DataTable)
-        table.clear()
         table.border_title = section.title
         table.set_class(section.simulated, "-simulated")
-        self.fit_value_column()
-        for number, spec_row in enumerate(section.rows):
-            value = Text(
-                spec_row.value,
-                style="dim italic" if spec_row.unknown else "",
-                overflow="ellipsis",
-                no_wrap=True,
-            )
-            table.add_row(spec_row.label, value, key=str(number))
-        table.move_cursor(row=0)
         compare = self.query_one("#spec-compare", CompareBars)
         compare.comparisons = self.comparisons[index] if index < len(self.comparisons) else ()
         compare.set_class(not compare.comparisons, "-empty")
+        self.fill_table(section, row=0)
         self.explain_row(section.rows[0] if section.rows else None)
+        self.call_after_refresh(self._refit)  # the bars beside may have come or gone
+
+    def fill_table(self, section: SpecSection, row: int) -> None:
+        """The section's rows, values as wide as the table allows: a longer value takes more
+        lines of its row, broken after a " · " (on purpose: never cut, never scrolled sideways)."""
+        table = self.query_one("#spec-table", DataTable)
+        table.clear()
+        if not table.size.width:
+            # Not laid out yet (the hardware was read before the first frame): the values wrap
+            # to the table's width, so ``_refit`` fills it once that is known.
+            self._value_width = 0
+            return
+        width = self.value_width()
+        column = table.columns.get(ColumnKey("value"))
+        if column is not None:
+            column.auto_width = False
+            column.width = width
+        for number, spec_row in enumerate(section.rows):
+            lines = wrap_value(spec_row.value, width)
+            value = Text("\n".join(lines), style="dim italic" if spec_row.unknown else "")
+            table.add_row(spec_row.label, value, key=str(number), height=len(lines))
+        table.move_cursor(row=min(row, max(0, table.row_count - 1)))
+        self._value_width = width
+
+    def value_width(self) -> int:
+        table = self.query_one("#spec-table", DataTable)
+        # the CSS keeps the scroll bar's gutter: the width does not depend on the row count
+        available = table.scrollable_content_region.width - FIELD_WIDTH - 4
+        return max(available, 12)
 
     def on_resize(self) -> None:
-        self.fit_value_column()
+        # Sizes are known by now: refit at once, so the first full table is one frame away.
+        self._refit()
 
-    def fit_value_column(self) -> None:
-        """Let values use the table's width and end in an ellipsis rather than scroll sideways;
-        the full value is always in the explanation below."""
-        table = self.query_one("#spec-table", DataTable)
-        available = table.scrollable_content_region.width - FIELD_WIDTH - 4
-        column = table.columns.get(ColumnKey("value"))
-        if column is not None and available > 10:
-            column.auto_width = False
-            column.width = available
-            table.refresh()
+    def _refit(self) -> None:
+        section = self.current_section()
+        if section is not None and self.value_width() != self._value_width:
+            self.fill_table(section, self.query_one("#spec-table", DataTable).cursor_row)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         section = self.current_section()
@@ -120,7 +136,7 @@ class SpecsPane(Pane, can_focus=False):
 
     def explain_row(self, spec_row: SpecRow | None) -> None:
         """Show what the field means and why it matters for AI, with its note (basis, reason)."""
-        panel = self.query_one("#spec-explain", Static)
+        panel = self.query_one("#spec-explain-box", ReadingBox)
         if spec_row is None:
             panel.update("")
             return

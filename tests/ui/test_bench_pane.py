@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import subprocess
@@ -15,14 +16,19 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static
 
+from gpu_tui.core.bench import build_plan, estimate_seconds
+from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.bench.suites import HostSpeed, task_points
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.bench import bench_plot, plot_data
+from gpu_tui.ui.bench import bench_plot, plot_data, result_text, results_table
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench.run_progress import RunProgress
+from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.bench_pane import BenchPane
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import cuda_device, environment, gemm_result, install
 from tests.ui.conftest import fixed_inventory
@@ -213,7 +219,8 @@ async def test_the_widest_figures_fit_their_columns_at_80x24_without_scrolling_s
         rows = [table.render_line(y).text for y in range(1, 4)]
         assert "1,979 TFLOP/s" in rows[0]
         assert "1.875 GiB" in rows[1]
-        assert "B=512 d=…" in rows[2]  # too long: cut where it shows, whole in the panel below
+        assert "B=512 d=1024" in rows[2]  # every cell whole: the columns take what they need
+        assert "cuda:0" in rows[2]
 
 
 async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir: Path) -> None:
@@ -355,3 +362,199 @@ async def test_a_gpu_run_shows_live_clock_power_temperature_and_throttling(
         (result,) = pane.query_one(ResultsTable).results
         assert result.telemetry is not None
         assert any(w.startswith("throttled: power cap") for w in result.warnings)
+
+
+# --- every cell whole, unticked boxes empty, skips said on screen ------------------------------
+
+
+def test_columns_give_way_in_a_fixed_order_and_never_cut() -> None:
+    needs = {"benchmark": 21, "device": 3, "dtype": 4, "size": 9, "value": 13, "peak": 3}
+    needs |= {"spread": 6, "notes": 14, "delta": 7}
+    mins = needs | {"benchmark": 11, "notes": 6}
+    wide = results_table.fit_columns(needs, mins, 120, one_device=True)
+    assert wide == needs  # room for everything: every column as wide as its widest cell
+    # 98 wide with padding: the spread goes, then the lone device, then notes wrap
+    narrow = results_table.fit_columns(needs, mins, 76, one_device=True)
+    assert "spread" not in narrow
+    assert "device" not in narrow
+    assert narrow["notes"] == 6  # "noisy," a line: as narrow as a note allows
+    assert narrow["benchmark"] == 20  # then the names give the last column
+    assert sum(w + 2 for w in narrow.values()) == 76
+    # several devices: the device column stays; names wrap, then the type goes
+    mixed = results_table.fit_columns(needs, mins, 76, one_device=False)
+    assert "device" in mixed
+    assert mixed["notes"] == 6
+    assert sum(w + 2 for w in mixed.values()) <= 76
+    assert {"benchmark", "value", "peak", "delta"} <= set(mixed)
+
+
+async def test_unticked_benchmarks_have_an_empty_box(data_dir: Path) -> None:
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chooser = app.query_one(BenchChooser)
+        chooser.select(["gemm", "linear"])
+        await pilot.pause()
+        listing = app.query_one("#bench-list", SelectionList)
+        lines = {
+            listing.get_option_at_index(i).value: listing.render_line(i).text
+            for i in range(listing.option_count)
+        }
+        assert lines["gemm"].startswith("▐✓▌ GEMM")
+        assert lines["transfer"].startswith("▐ ▌ Host")
+        assert lines["reduction"].startswith("▐ ▌ Add up")
+        assert "X" not in "".join(line[:4] for line in lines.values())
+
+
+def test_skips_are_said_once_per_reason_with_what_to_do() -> None:
+    numpy = "numpy is not installed: no numpy row"
+    skips = [{"benchmark": "gemm", "reason": numpy}] * 4
+    skips += [{"benchmark": "linear", "reason": numpy}]
+    skips += [{"benchmark": "mlp", "reason": "no GPU visible to the worker"}]
+    text = result_text.skip_notice(skips)
+    assert text.splitlines()[0] == f"Skipped 5 rows (gemm, linear): {numpy}."
+    assert "pip install numpy" in text
+    assert "GPU" not in text  # the options already say there is none
+    assert result_text.skip_notice([]) == ""
+
+
+async def test_a_worker_without_numpy_says_so_on_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    skip = {"type": "skip", "device": "cpu", "reason": "numpy is not installed: no numpy row"}
+    script = [
+        environment({"device": "cpu"}),
+        {"type": "progress", "index": 0, "total": 1, "benchmark": "gemm", "device": "cpu"},
+        gemm_result("cpu", 64, 1e-5),
+        {**skip, "benchmark": "gemm", "params": {"n": 64}},
+        {"type": "done", "cancelled": False},
+    ]
+    app = bench_app(bench_python=install(tmp_path, script, monkeypatch))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["gemm"])
+        await until(pilot, lambda: pane.runner is None)
+        text = notice(pane)
+        assert "Skipped 1 row (gemm): numpy is not installed" in text
+        assert "pip install numpy" in text
+        assert pane.query_one("#bench-notice-box").display
+        assert not pane.query_one("#bench-notice").has_class("-error")
+
+
+async def test_a_loaded_run_that_skipped_numpy_rows_says_so(data_dir: Path) -> None:
+    (data_dir / "results").mkdir(parents=True)
+    run = json.loads((FIXTURES / RECORDED).read_text())
+    run["skipped"].append(
+        {"benchmark": "linear", "device": "cpu", "reason": "numpy is not installed: no numpy row"}
+    )
+    (data_dir / "results" / RECORDED).write_text(json.dumps(run))
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        await pilot.pause()
+        assert "Skipped 1 row (linear): numpy is not installed" in notice(pane)
+
+
+async def test_what_it_measured_scrolls_by_keyboard_and_says_so(data_dir: Path) -> None:
+    with_recorded_runs(data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results))
+        await pilot.pause()
+        box = pane.query_one("#bench-detail-box", ReadingBox)
+        assert box.overflows  # 5 lines of room at 80×24
+        assert box.border_subtitle == "↓ more: Tab, then ↓"
+        await pilot.press("tab")
+        assert app.focused is box
+        assert box.border_subtitle == "↑↓ PgUp PgDn · Shift+Tab back"
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
+        assert box.border_subtitle == "end · Shift+Tab back"
+        await pilot.press("shift+tab")
+        assert app.focused is pane.query_one(ResultsTable)
+
+
+# --- the ETA: per benchmark from budget and sizes, smooth, and a bar that moves -----------------
+
+
+def tracker_for(plan: dict[str, Any], host: HostSpeed) -> RunTracker:
+    tracker = RunTracker(plan, estimate_seconds(plan, host=host), host)
+    tracker.start(0.0)
+    return tracker
+
+
+def replay(tracker: RunTracker, timeline: list[tuple[float, Any]], end: float) -> list[float]:
+    """Feed ``(time, event)`` pairs ("result" for a result) and read the ETA every 0.5 s."""
+    etas, at, now = [], 0, 0.0
+    while now <= end:
+        while at < len(timeline) and timeline[at][0] <= now:
+            when, event = timeline[at]
+            if event == "result":
+                tracker.result(when)
+            else:
+                tracker.apply(event, when)
+            at += 1
+        etas.append(tracker.eta(now))
+        now += 0.5
+    return etas
+
+
+VM = HostSpeed(cpu_gflops=332.8, cores=2, cache_bytes=480 << 20, free_bytes=23 << 30)
+"""The 2-vCPU test VM the estimates were measured on."""
+
+
+def timeline_for(plan: dict[str, Any], host: HostSpeed, slow: dict[str, float]) -> list[Any]:
+    """Each result when the model says, times ``slow[benchmark]`` (1 when not named)."""
+    events: list[Any] = [(1.0, bench_messages.EnvironmentReady({"devices": [{"device": "cpu"}]}))]
+    now = 1.0
+    specs = [s for s in plan["benchmarks"] if s.get("cpu") is not None]
+    for index, spec in enumerate(specs):
+        events.append((now, bench_messages.Progress(index, len(specs), spec["name"], "cpu")))
+        for seconds in task_points(spec, "cpu", plan["budget_seconds"], host):
+            now += seconds * slow.get(spec["name"], 1.0)
+            events.append((now, "result"))
+    return events
+
+
+def test_on_schedule_the_eta_counts_down_with_the_clock() -> None:
+    plan = build_plan("quick", devices=["cpu"], nice=10)
+    tracker = tracker_for(plan, VM)
+    timeline = timeline_for(plan, VM, {})
+    end = timeline[-1][0]
+    etas = replay(tracker, timeline, end)
+    assert etas[0] == pytest.approx(tracker.estimate)
+    assert tracker.estimate == pytest.approx(end, rel=0.05)
+    for before, after in itertools.pairwise(etas):
+        assert after <= before + 0.05  # never up
+        assert before - after <= 1.0  # and never down faster than a second per half second
+
+
+def test_a_slow_step_moves_the_eta_up_gently_and_the_bar_keeps_moving() -> None:
+    plan = build_plan("quick", devices=["cpu"], nice=10)
+    tracker = tracker_for(plan, VM)
+    # the bandwidth arrays take three times as long to fill: 40 s more than expected
+    timeline = timeline_for(plan, VM, {"bandwidth": 3.0})
+    end = timeline[-1][0]
+    bars: list[float] = []
+    etas, at, now = [], 0, 0.0
+    while now <= end:
+        while at < len(timeline) and timeline[at][0] <= now:
+            when, event = timeline[at]
+            if event == "result":
+                tracker.result(when)
+            else:
+                tracker.apply(event, when)
+            at += 1
+        etas.append(tracker.eta(now))
+        bars.append(tracker.overall(now))
+        now += 0.5
+    for before, after in itertools.pairwise(etas):
+        assert after - before < 1.0  # no jump such as 0:14 → 2:02
+    assert max(etas) < tracker.estimate + 40
+    for before, after in itertools.pairwise(bars):
+        assert after >= before  # the bar never goes back
+    # within the long set-up, with no message for ~55 s, the bar still moves
+    during = [bars[i] for i in range(len(bars)) if 12 <= i * 0.5 <= 50]
+    assert during[-1] - during[0] > 0.2

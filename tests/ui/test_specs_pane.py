@@ -7,8 +7,10 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import DataTable, OptionList, Static
 
+from gpu_tui.core.spec_sheet import wrap_value
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 from tests.fakes.fake_nvml import FakeNvml
 
 
@@ -88,10 +90,10 @@ async def test_keys_panel_and_quit(app_factory: Callable[..., GpuTuiApp]) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
-        assert app.screen.query("HelpPanel")
+        assert app.screen.query("#keys-box")
         await pilot.press("question_mark")
         await pilot.pause()
-        assert not app.screen.query("HelpPanel")
+        assert not app.screen.query("#keys-box")
         await pilot.press("q")
     assert app.return_code == 0
 
@@ -128,3 +130,70 @@ async def test_a_gpu_without_a_rated_clock_shows_its_peaks_as_upper_bounds(
         rows = dict(table_rows(app))
         assert rows["BF16 peak (dense)"] == "at most 1,070.5 TFLOP/s"
         assert rows["Tensor peak clock"] == "1.98 GHz, NVML max"
+
+
+def test_long_values_break_after_a_separator_then_between_words() -> None:
+    caches = "L1d 96.0 KiB · L1i 128.0 KiB · L2 4.0 MiB · L3 480.0 MiB"
+    assert wrap_value(caches, 40) == ["L1d 96.0 KiB · L1i 128.0 KiB ·", "L2 4.0 MiB · L3 480.0 MiB"]
+    assert wrap_value("NVIDIA H100 80GB HBM3 (SIMULATED #0)", 30) == [
+        "NVIDIA H100 80GB HBM3",
+        "(SIMULATED #0)",
+    ]
+    assert wrap_value("GPU-0000-1111", 5) == ["GPU-0", "000-1", "111"]
+    assert wrap_value("short", 30) == ["short"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_no_value_is_cut_and_long_ones_take_more_lines(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.query_one("#spec-table", DataTable)
+        caches = next(r for r in app.query_one(SpecsPane).sections[0].rows if r.label == "Caches")
+        rows = dict(table_rows(app))
+        assert "…" not in "".join(rows.values())
+        assert rows["Caches"].replace("\n", " ") == caches.value
+        assert table.max_scroll_x == 0
+
+
+async def test_at_160x48_the_table_is_as_tall_as_its_rows_and_the_explanation_has_the_rest(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        table = app.query_one("#spec-table", DataTable)
+        box = app.query_one("#spec-explain-box", ReadingBox)
+        assert table.max_scroll_y == 0  # the CPU's rows all show …
+        assert table.size.height <= table.virtual_size.height + 1  # … with no empty rows
+        assert box.size.height > 20
+        await pilot.press("down", "down", "enter")  # the simulated H100: its tensor clock row
+        labels = [label for label, _ in table_rows(app)]
+        await pilot.press(*["down"] * labels.index("Tensor peak clock"))
+        await pilot.pause()
+        assert not box.overflows  # its long explanation shows whole
+
+
+async def test_a_long_explanation_scrolls_by_keyboard_at_80x24(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")
+        labels = [label for label, _ in table_rows(app)]
+        await pilot.press(*["down"] * labels.index("TF32 peak (dense)"))
+        await pilot.pause()
+        box = app.query_one("#spec-explain-box", ReadingBox)
+        assert box.overflows
+        assert box.border_subtitle == "↓ more: Tab, then ↓"
+        await pilot.press("tab")
+        assert app.focused is box
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y
+        assert box.border_subtitle == "end · Shift+Tab back"
+        await pilot.press("shift+tab")
+        assert app.focused is app.query_one("#spec-table")

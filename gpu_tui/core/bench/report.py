@@ -61,25 +61,38 @@ def _bytes(value: int) -> str:
 
 
 def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> str:
-    """One line per result; fits 100 columns (80 without the delta column)."""
-    head = f"{'benchmark':<24}{'device':<7}{'dtype':<6}{'size':<10}{'value':>16}{'% pk':>6}"
-    head += f"{'median':>10}{'p20-p80':>9}{'n':>4} notes"
+    """One line per result, every cell whole: the name, device, size and value columns are as
+    wide as their widest cell (about 100 columns for the quick suite, more with deltas)."""
+    names = [f"{r.benchmark} {r.variant}" for r in results]
+    values = [f"{_number(r.value)} {r.unit}" for r in results]
+
+    def width(heading: str, cells: list[str]) -> int:
+        return max([len(heading), *map(len, cells)]) + 1
+
+    w_name = width("benchmark", names)
+    w_device = width("device", [r.device for r in results])
+    w_dtype = width("dtype", [r.dtype or "-" for r in results])
+    w_size = width("size", [size_of(r) for r in results])
+    w_value = width("value", values) + 1
+    head = (
+        f"{'benchmark':<{w_name}}{'device':<{w_device}}{'dtype':<{w_dtype}}{'size':<{w_size}}"
+        f"{'value':>{w_value}}{'% pk':>6}{'median':>10}{'p20-p80':>9}{'n':>5} notes"
+    )
     if deltas is not None:
         head += "   vs baseline"
     lines = [head, "-" * len(head)]
-    for r in results:
-        name = f"{r.benchmark} {r.variant}"[:23]
-        value = f"{_number(r.value)} {r.unit}"
+    for r, name, value in zip(results, names, values, strict=True):
         peak = "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}"
         spread = (r.p80_seconds - r.p20_seconds) / r.median_seconds if r.median_seconds else 0.0
         line = (
-            f"{name:<24}{r.device:<7}{(r.dtype or '-'):<6}{size_of(r):<10}{value:>16}"
-            f"{peak:>6}{_seconds(r.median_seconds):>10}{spread:>8.0%} {r.repeats:>4} {tags(r)}"
+            f"{name:<{w_name}}{r.device:<{w_device}}{(r.dtype or '-'):<{w_dtype}}"
+            f"{size_of(r):<{w_size}}{value:>{w_value}}{peak:>6}{_seconds(r.median_seconds):>10}"
+            f"{spread:>9.0%}{r.repeats:>5} {tags(r)}"
         )
         if deltas is not None:
             delta = deltas.get(r.key)
             line += f"   {delta.percent:+.1f} %" if delta else "   (new)"
-        lines.append(line)
+        lines.append(line.rstrip())
     return "\n".join(lines)
 
 

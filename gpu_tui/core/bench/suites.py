@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_tui.core.devices.model import CpuInfo, MemoryInfo
 from gpu_tui.core.errors import UsageError
 
 SUITES = ("quick", "full")
@@ -183,8 +185,8 @@ def measurement_points(spec: dict[str, Any], kind: str) -> int:
         return 4 * len(params["sizes"])
     if name == "launch":
         return 1 if kind == "cpu" else 4
-    if name == "reduction":
-        return 5 if kind == "cpu" else 3
+    if name == "reduction":  # python loop, sum(), torch, numpy (and the list-to-tensor row)
+        return 4 + bool(params.get("with_conversion")) if kind == "cpu" else 3
     if name == "crossover":
         return 2 * len(params["sizes"])
     if name in ("mlp", "transformer"):
@@ -192,16 +194,194 @@ def measurement_points(spec: dict[str, Any], kind: str) -> int:
     return len(params.get("dtypes", [1])) + (1 if params.get("numpy") else 0)
 
 
-def estimate_seconds(plan: dict[str, Any], *, gpus: int = 0) -> float:
-    """Rough wall time: import, then per point budget + warm-up and set-up, plus the known long
-    CPU call (Linear(10000, 10000) takes ~1–3 s per call on a small CPU: at least 4 calls)."""
+@dataclass(frozen=True)
+class HostSpeed:
+    """What an estimate knows of the machine (the Specs inventory, or modest defaults)."""
+
+    cpu_gflops: float = 100.0
+    """The CPU's theoretical fp32 peak; a tuned GEMM reaches ~85 % of it."""
+    cores: int = 4
+    cache_bytes: int = 32 * MIB
+    """The largest CPU cache: the CPU bandwidth arrays are 4× this (rule R5)."""
+    free_bytes: int = 16 << 30
+    """Memory available now: the worker halves those arrays until three fit in a quarter."""
+
+    @classmethod
+    def of(cls, cpu: CpuInfo, memory: MemoryInfo) -> HostSpeed:
+        """From the inventory; an unknown figure keeps its default."""
+        default = cls()
+        gflops, cores = cpu.peak.gflops, cpu.physical_cores
+        return cls(
+            cpu_gflops=gflops if isinstance(gflops, (int, float)) and gflops > 0 else 100.0,
+            cores=cores if isinstance(cores, int) and cores > 0 else cpu.logical_cores or 4,
+            cache_bytes=max(cpu.cache_bytes.values(), default=default.cache_bytes),
+            free_bytes=memory.available_bytes or default.free_bytes,
+        )
+
+
+GEMM_EFFICIENCY = 0.85
+"""Share of the fp32 peak a tuned CPU GEMM reaches (MKL: 90–99 % at n ≥ 512 on the test VM)."""
+FILL_CORE_SECONDS_PER_GIB = 6.6
+"""Seconds × cores to allocate and fill 1 GiB with random numbers (first touch + RNG): 3.3 s per
+GiB on the 2-vCPU test VM; it scales with cores up to ``FILL_CORES``."""
+FILL_CORES = 8
+CPU_GBPS_PER_CORE = 10.0  # STREAM on a few cores: the 2-vCPU VM copies at 26 GB/s
+STARTUP_SECONDS = 1.0  # the worker's interpreter and ``import torch`` (1.0 s on the VM)
+CUDA_STARTUP_SECONDS = 3.0  # a CUDA context per run, and cuBLAS's first handle
+NUMPY_IDLE_SECONDS = 0.2  # worker/cpu_best.py: OPENBLAS_IDLE_SECONDS after each numpy row
+POINT_SECONDS = 0.01  # per result: the check against float64, the message, the save
+WARMUP_SECONDS = 0.025  # worker/timing.py: WARMUP_MIN_SECONDS
+BUDGET_SHARE = {"launch": 0.5, "reduction": 0.5, "crossover": 0.5, "mlp": 0.5, "transformer": 0.5}
+"""Each benchmark's budget per point as a share of the plan's (see the worker's ``ctx.time``)."""
+
+
+def point_seconds(call: float, budget: float, *, setup: float = 0.0) -> float:
+    """One timed measurement (worker/timing.py ``measure``): the cold call and warm-up (2 calls,
+    25 ms at least), then blocks until the budget is spent and 3 repeats are in; short calls
+    often stop at 60–90 % of it (a tight spread ends early)."""
+    warm = max(2 * call, WARMUP_SECONDS + call)
+    timed = max(3 * call, 0.8 * budget + call)
+    return setup + warm + timed + POINT_SECONDS
+
+
+def _fill(host: HostSpeed, nbytes: float) -> float:
+    """Seconds to allocate and fill ``nbytes`` with random numbers on the CPU."""
+    return nbytes / (1 << 30) * FILL_CORE_SECONDS_PER_GIB / max(1, min(host.cores, FILL_CORES))
+
+
+def cpu_array_bytes(params: dict[str, Any], host: HostSpeed) -> int:
+    """The size of each CPU bandwidth array, as worker/memory.py chooses it."""
+    size = int(params.get("array_bytes") or max(4 * host.cache_bytes, 64 * MIB))
+    while size > MIB and 3 * size > host.free_bytes / 4:
+        size //= 2
+    return size
+
+
+def cpu_points(spec: dict[str, Any], budget: float, host: HostSpeed) -> list[float]:
+    """Expected seconds of each measurement of one benchmark on the CPU, in the worker's order
+    (what it sets up first is counted in the measurement that waits for it).
+
+    Calibrated on the 2-vCPU test VM (quick suite, budget 0.25 s: 40–51 s measured): each
+    point is a :func:`point_seconds` with a call time from the sizes (FLOP over ~85 % of the
+    peak, bytes over the memory bandwidth) plus what the worker sets up first.
+    """
+    params = spec.get("cpu")
+    if params is None:
+        return []
+    name = spec["name"]
+    share = budget * BUDGET_SHARE.get(name, 1.0)
+    flops = host.cpu_gflops * 1e9 * GEMM_EFFICIENCY
+    gbps = max(10.0, min(200.0, host.cores * CPU_GBPS_PER_CORE)) * 1e9
+
+    def gemm(n: int, *, numpy: bool = False) -> float:
+        setup = 0.0 if numpy else _fill(host, 2 * 4 * n * n)
+        extra = NUMPY_IDLE_SECONDS if numpy else 0.0
+        return point_seconds(2 * n**3 / flops, share, setup=setup) + extra
+
+    if name == "gemm":
+        numpy = bool(params.get("numpy"))
+        return [
+            seconds
+            for dtype, sizes in params["dtypes"].items()
+            for n in sizes
+            for seconds in (
+                [gemm(n), gemm(n, numpy=True)] if numpy and dtype == "fp32" else [gemm(n)]
+            )
+        ]
+    if name == "bandwidth":
+        # Free memory moves while the app and the worker start: near the worker's limit it may
+        # halve the arrays or not, so the estimate takes the mean of ±5 % free memory.
+        sizes = [
+            cpu_array_bytes(params, dataclasses.replace(host, free_bytes=int(host.free_bytes * f)))
+            for f in (0.95, 1.05)
+        ]
+        moved = {"copy": 2, "scale": 2, "add": 3, "triad": 3}
+        points = [
+            sum(point_seconds(moved.get(k, 3) * size / gbps, share) for size in sizes) / 2
+            for k in params["kernels"]
+        ]
+        points[0] += sum(_fill(host, 3 * size) for size in sizes) / 2  # before the first kernel
+        return points
+    if name == "linear":
+        batch, width = params["batch"], params["features"]
+        call = 2 * batch * width * width / flops
+        weights = 4 * width * width
+        # torch: Linear's init and the float64 reference; numpy: the transposed weight copy
+        # and its slower first call (measured: 0.75 s and 2.3 s for 10000 × 10000 on the VM)
+        points = []
+        for dtype in params["dtypes"]:
+            points.append(point_seconds(call, share, setup=_fill(host, 0.6 * weights)))
+            if params.get("numpy") and dtype == "fp32":
+                numpy_row = point_seconds(call, share, setup=_fill(host, 1.8 * weights))
+                points.append(numpy_row + NUMPY_IDLE_SECONDS)
+        return points
+    if name == "crossover":
+        return [seconds for n in params["sizes"] for seconds in (gemm(n), gemm(n, numpy=True))]
+    if name == "mlp":
+        d = params["d"]
+        return [
+            point_seconds(16 * d * d * batch / flops, share)
+            for _ in params["dtypes"]
+            for batch in params["batches"]
+        ]
+    if name == "transformer":
+        d, seq = params["d"], params["seq"]
+        per_token = 24 * d * d + 4 * seq * d
+        layer = 0.3  # building the layer and its first attention call
+        return [
+            point_seconds(per_token * seq * batch / flops, share, setup=layer if at == 0 else 0.0)
+            for _ in params["dtypes"]
+            for at, batch in enumerate(params["batches"])
+        ]
+    # launch, reduction: tiny calls, each point about its budget (and numpy's pause)
+    points = [point_seconds(0.0, share)] * measurement_points(spec, "cpu")
+    if name == "reduction" and len(points) >= 4:
+        points[3] += NUMPY_IDLE_SECONDS
+    return points
+
+
+def gpu_points(spec: dict[str, Any], budget: float) -> list[float]:
+    """Expected seconds of each measurement of one benchmark on one GPU: the warm-up until the
+    clock has ramped (at most the budget), the timed budget, and a graph replay for short
+    kernels (not calibrated on a GPU yet: the ETA corrects itself with the measured pace)."""
+    share = budget * (0.25 if spec["name"] == "transfer" else BUDGET_SHARE.get(spec["name"], 1.0))
+    return [1.5 * share + 0.2] * measurement_points(spec, "gpu")
+
+
+def task_points(
+    spec: dict[str, Any], kind: str, budget: float, host: HostSpeed | None = None
+) -> list[float]:
+    """Expected seconds of each measurement of one benchmark on one device kind."""
+    if spec.get(kind) is None:
+        return []
+    if kind == "cpu":
+        return cpu_points(spec, budget, host or HostSpeed())
+    return gpu_points(spec, budget)
+
+
+def task_seconds(
+    spec: dict[str, Any], kind: str, budget: float, host: HostSpeed | None = None
+) -> float:
+    """Expected seconds of one benchmark on one device kind (``cpu`` or ``gpu``)."""
+    return sum(task_points(spec, kind, budget, host))
+
+
+def startup_seconds(gpus: int = 0) -> float:
+    """From starting the worker to its first benchmark."""
+    return STARTUP_SECONDS + (CUDA_STARTUP_SECONDS if gpus else 0.0)
+
+
+def estimate_seconds(
+    plan: dict[str, Any], *, gpus: int = 0, host: HostSpeed | None = None
+) -> float:
+    """Expected wall time of a plan: the worker's start, then each benchmark on the CPU (when
+    the plan runs there) and on each of ``gpus`` GPUs, from its sizes and the budget."""
     budget = float(plan["budget_seconds"])
-    total = 4.0  # interpreter start + import torch
+    devices = set(plan.get("devices") or ["all"])
+    on_cpu = bool(devices & {"all", "cpu"})
+    total = startup_seconds(gpus)
     for spec in plan["benchmarks"]:
-        total += measurement_points(spec, "cpu") * (budget * 1.2 + 0.05)
-        total += gpus * measurement_points(spec, "gpu") * (budget * 1.2 + 0.2)
-        if spec["name"] == "linear" and spec.get("cpu"):
-            flop = 2 * spec["cpu"]["batch"] * spec["cpu"]["features"] ** 2
-            calls = 8 if spec["cpu"].get("numpy") else 4  # torch, then numpy (R11)
-            total += calls * flop / 100e9  # ~100 GFLOP/s: a small server CPU
+        if on_cpu:
+            total += task_seconds(spec, "cpu", budget, host)
+        total += gpus * task_seconds(spec, "gpu", budget, host)
     return total

@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from gpu_tui.ui.widgets.field import Field
+
 
 class PathDialog(ModalScreen[Path | None]):
     """Enter accepts, Esc closes. ``choices`` (saved runs, newest first) fill a list above the
@@ -34,7 +36,8 @@ class PathDialog(ModalScreen[Path | None]):
                     *(Option(Text(p.name), id=str(i)) for i, p in enumerate(self.choices)),
                     id="path-choices",
                 )
-            yield Input(self.value, id="path-input")
+            # Enter accepts what it shows; a letter, a click or Backspace starts editing it.
+            yield Field(self.value, id="path-input", enter_edits=False)
             yield Label(self.hint, id="path-hint")
 
     def on_mount(self) -> None:

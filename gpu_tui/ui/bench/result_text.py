@@ -211,6 +211,32 @@ _ADVICE = {
 }
 
 
+NUMPY_MISSING = "numpy is not installed"
+NUMPY_ADVICE = (
+    "pip install numpy into the worker's Python to add numpy's BLAS beside torch's: the CPU "
+    "side of a speedup is the faster of the two."
+)
+
+
+def skip_notice(skipped: list[dict[str, Any]]) -> str:
+    """What a run could not measure, one line per reason: ``Skipped 5 rows (gemm, linear):
+    numpy is not installed …``. A missing GPU is left out: the options already say so."""
+    reasons: dict[str, list[str]] = {}
+    for skip in skipped:
+        reason = str(skip.get("reason") or "")
+        if not reason or reason.startswith("no GPU"):
+            continue
+        reasons.setdefault(reason, []).append(str(skip.get("benchmark") or "?"))
+    lines = []
+    for reason, benchmarks in reasons.items():
+        rows = f"{len(benchmarks)} row" + ("s" if len(benchmarks) > 1 else "")
+        names = ", ".join(dict.fromkeys(benchmarks))
+        lines.append(f"Skipped {rows} ({names}): {reason}.")
+        if reason.startswith(NUMPY_MISSING):
+            lines.append(NUMPY_ADVICE)
+    return "\n".join(lines)
+
+
 def advice(kind: str) -> str:
     """What to do next after a worker error of ``kind``."""
     return _ADVICE.get(kind, "The run goes on; the message above says what failed.")

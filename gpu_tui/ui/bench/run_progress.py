@@ -12,6 +12,8 @@ from textual.widget import Widget
 
 from gpu_tui.ui.bench.run_tracker import RunTracker
 
+MIN_BAR = 6
+
 
 def _clock(seconds: float) -> str:
     whole = round(seconds)
@@ -20,7 +22,7 @@ def _clock(seconds: float) -> str:
 
 class RunProgress(Widget):
     """Attributes down: the pane sets ``headline``/``hint`` when idle and ``tracker`` while a run
-    goes on; a 1 s timer (signal only) keeps the ETA moving between messages."""
+    goes on; a half-second timer (signal only) keeps the ETA moving between messages."""
 
     COMPONENT_CLASSES = {  # noqa: RUF012 — Textual API
         "run-progress--bar",
@@ -42,10 +44,10 @@ class RunProgress(Widget):
 
     def start(self, tracker: RunTracker) -> None:
         self.tracker = tracker
-        tracker.started = time.monotonic()
+        tracker.start(time.monotonic())
         self.running = True
         if self._timer is None:
-            self._timer = self.set_interval(1.0, self.refresh)
+            self._timer = self.set_interval(0.5, self.refresh)
 
     def stop(self, headline: str, hint: str) -> None:
         self.running = False
@@ -74,28 +76,36 @@ class RunProgress(Widget):
             text.overflow = "ellipsis"
             return text
         now = time.monotonic()
-        eta = tracker.eta(now)
-        overall = tracker.overall()
+        overall, eta = tracker.overall(now), tracker.eta(now)
         step = f"{tracker.index + 1}/{tracker.total} " if tracker.total else ""
-        left = f"● {step}{tracker.current or 'starting'}"
-        right = f" {overall:4.0%}  ETA {_clock(eta) if eta is not None else '?'}  Esc stops"
-        text = Text(left[: max(10, width // 2)], self._style("run-progress--state"))
-        bar_width = max(4, width - len(text) - len(right) - 1)
+        right = f" {overall:4.0%}  ETA {_clock(eta)}  Esc stops"
+        left = _fit(f"● {step}{tracker.current or 'starting'}", width - len(right) - 1 - MIN_BAR)
+        text = Text(left, self._style("run-progress--state"))
         text.append(" ")
-        text.append_text(self._bar(overall, bar_width))
+        text.append_text(self._bar(overall, max(MIN_BAR, width - len(left) - len(right) - 1)))
         text.append(right)
         text.append("\n")
-        # On a GPU the live NVML line (issue #5 §2) takes room from the label, so throttling
-        # is visible while it happens: "SM 1980 MHz · 612/700 W · 64 °C · power cap".
+        # On a GPU the live NVML line (issue #5 §2) comes before the label, so throttling is
+        # visible while it happens: "SM 1980 MHz · 612/700 W · 64 °C · power cap".
+        within = tracker.within(now)
         gpu, reading = tracker.gpu or ("", None)
         tail = f"  {gpu}" if gpu else ""
-        label = f"  {tracker.label}"[: max(10, min(width // 2, width - len(tail) - 12))]
+        percent = f" {within:4.0%}"
+        label = _fit(f"  {tracker.label}", width - len(tail) - len(percent) - 1 - MIN_BAR)
         text.append(label, self._style("run-progress--dim"))
         text.append(" ")
-        text.append_text(self._bar(tracker.fraction, max(4, width - len(label) - 8 - len(tail))))
-        text.append(f" {tracker.fraction:4.0%}")
+        bar_width = max(MIN_BAR, width - len(label) - len(percent) - len(tail) - 1)
+        text.append_text(self._bar(within, bar_width))
+        text.append(percent)
         if reading is not None:
             alert = reading.lost or bool(reading.throttled)
             text.append(tail, self._style("run-progress--alert" if alert else "run-progress--gpu"))
         text.no_wrap = True
+        text.overflow = "ellipsis"
         return text
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` whole, or cut to ``width`` with an ellipsis that says so."""
+    width = max(width, 12)
+    return text if len(text) <= width else text[: width - 1] + "…"
