@@ -8,21 +8,25 @@ import importlib
 import signal
 import socket
 import sys
+from collections.abc import Iterable
+from concurrent.futures import Future
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Tab, Tabs
+from textual.command import Provider
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Header, Tab, Tabs
 from textual.worker import Worker
 
 from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.config import AppConfig
+from gpu_tui.ui.keys_footer import KeysFooter
 from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
-from gpu_tui.ui.pane_registry import PANES, PaneSpec
-from gpu_tui.ui.styles_path import stylesheets
+from gpu_tui.ui.pane_registry import PANES, PaneSpec, pane_names
+from gpu_tui.ui.styles_path import pane_stylesheet, startup_stylesheets
 from gpu_tui.ui.widgets.plain_container import PlainContainer, PlainScreen
 from gpu_tui.ui.worker_failures import report_failure
 
@@ -36,26 +40,58 @@ def load_pane(spec: PaneSpec) -> type[Pane]:
     return pane_class
 
 
+def pane_commands() -> type[Provider]:
+    """The palette's commands, imported when Ctrl+P first opens: they read every pane's and
+    every Kitchen scenario's module, which is not worth loading before the first screen."""
+    from gpu_tui.ui.palette import PaneCommands
+
+    return PaneCommands
+
+
 class GpuTuiApp(App[int]):
     """Tabs for Specs, Monitor, Kitchen, Bench and Guide; number keys switch between them."""
 
     TITLE = "gpu-tui"
-    CSS_PATH = stylesheets()  # type: ignore[assignment]  # Textual accepts a list of paths
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 — Textual API
+    # The keys that work everywhere are priority bindings: they act before the focused widget
+    # sees them, from inside a form or a dialog too. Only a text field being edited takes them
+    # as text (its ``check_consume_key`` hides them from the chain; see ``widgets.field``).
+    # The tab bar shows the pane keys, so the footer keeps its width for the pane's own keys.
     BINDINGS = [  # noqa: RUF012 — Textual API
         *(
-            Binding(pane.key, f"show_pane('{pane.name}')", pane.title, key_display=pane.key)
+            Binding(
+                pane.key,
+                f"show_pane('{pane.name}')",
+                pane.title,
+                key_display=pane.key,
+                show=False,
+                priority=True,
+            )
             for pane in PANES
         ),
-        Binding("question_mark", "toggle_keys", "Keys", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding(
+            "question_mark",
+            "toggle_keys",
+            "Keys",
+            key_display="?",
+            priority=True,
+            tooltip="every key, with what it does",
+        ),
+        Binding(
+            "q", "quit", "Quit", priority=True, tooltip="a run stops; what it measured is kept"
+        ),
         # Ctrl-C quits, as in every terminal monitor (Textual's default only says "press ^q")
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
+    COMMANDS = App.COMMANDS | {pane_commands}
 
-    def __init__(self, config: AppConfig) -> None:
-        super().__init__()
+    def __init__(self, config: AppConfig, host_inventory: Future[Inventory] | None = None) -> None:
+        # Only the first pane's stylesheet is read now; each other pane's is read when the pane
+        # is first built (parsing them all was a tenth of the time to the first screen).
+        super().__init__(css_path=startup_stylesheets(config.pane, pane_names()))
         self.config = config
+        self._host_inventory = host_inventory
+        """The CPU and memory being read since before Textual loaded (see ``cli.run_tui``)."""
         self.inventory: Inventory | None = None
         self.panes: dict[str, Pane] = {}
         self._pane_chosen = False
@@ -80,7 +116,7 @@ class GpuTuiApp(App[int]):
         for spec in PANES:
             if spec.name == self.config.pane:
                 yield self.build_pane(spec)
-        yield PlainContainer(Footer(), id="footer-bar")
+        yield PlainContainer(KeysFooter(), id="footer-bar")
 
     def build_pane(self, spec: PaneSpec) -> Pane:
         """Create a pane widget; each is built once, the first time it is shown."""
@@ -94,6 +130,7 @@ class GpuTuiApp(App[int]):
         if name in self.panes:
             return self.panes[name]
         spec = next(spec for spec in PANES if spec.name == name)
+        self._read_pane_stylesheet(name)
         pane = self.build_pane(spec)
         pane.display = False  # until ``activate`` shows it in place of the others
         await self.home.mount(pane, before=self.home.query_one("#footer-bar"))
@@ -101,9 +138,28 @@ class GpuTuiApp(App[int]):
             pane.inventory = self.inventory
         return pane
 
+    def _read_pane_stylesheet(self, name: str) -> None:
+        """Add a pane's stylesheet before the pane is mounted. Its rules match only the pane's
+        own widgets (and its dialogs), so the widgets already on screen need no restyling: as
+        with a widget's default CSS, Textual parses the new rules when it styles the pane."""
+        path = pane_stylesheet(name)
+        if path is None or self.stylesheet.has_source(str(path)):
+            return
+        self.stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=(str(path), ""))
+        if self.css_monitor is not None:  # ``textual run --dev``: reload it on change too
+            self.css_monitor.add_paths([path])
+
     def on_mount(self) -> None:
         self._handle_ending_signals()
-        self.discover_inventory()
+        # The Fleet tab shows once a Prometheus server is given (key 6 explains how without one).
+        self.home.query_one("#tab-fleet").set_class(self.config.prometheus_url is None, "-hidden")
+        early = self._host_inventory
+        if early is not None and early.done() and early.exception() is None:
+            # Read while Textual loaded: the first frame shows the CPU, not "Reading hardware…".
+            self._take_inventory(early.result())
+        # NVML (and the CPU, if not read yet) once the first frame is on screen: its imports and
+        # driver calls would otherwise share the CPU with drawing that frame.
+        self.call_after_refresh(self.discover_inventory)
         # Keys go to the pane, not the tab bar, from the first frame.
         self.call_after_refresh(self._show_first_pane)
 
@@ -132,6 +188,14 @@ class GpuTuiApp(App[int]):
         Each step runs on a daemon thread and this worker awaits it: a thread worker is joined
         when the app exits, so one stuck in the driver would stop ``q`` from quitting.
         """
+        try:
+            await self._discover()
+        finally:
+            # Start-up is over, whether discovery worked or not.
+            if not self.is_headless:
+                self.call_after_refresh(settle_memory)
+
+    async def _discover(self) -> None:
         from gpu_tui.core.devices import discover_host, with_accelerators
         from gpu_tui.core.devices.nvml_guard import in_daemon_thread
 
@@ -140,8 +204,10 @@ class GpuTuiApp(App[int]):
             fixed = in_daemon_thread(config.discover, "gpu-tui-discover")
             self.post_message(InventoryReady(await asyncio.wrap_future(fixed)))
             return
-        host = await asyncio.wrap_future(in_daemon_thread(discover_host, "gpu-tui-discover"))
-        self.post_message(InventoryReady(host))
+        host_reading = self._host_inventory or in_daemon_thread(discover_host, "gpu-tui-discover")
+        host = await asyncio.wrap_future(host_reading)
+        if self.inventory is None:  # not shown at mount already
+            self.post_message(InventoryReady(host))
         full = in_daemon_thread(
             lambda: with_accelerators(host, demo=config.demo, nvml=config.nvml), "gpu-tui-discover"
         )
@@ -151,11 +217,12 @@ class GpuTuiApp(App[int]):
         report_failure(self, event)  # discovery failing must be seen, not swallowed
 
     def on_inventory_ready(self, message: InventoryReady) -> None:
-        self.inventory = message.inventory
+        self._take_inventory(message.inventory)
+
+    def _take_inventory(self, inventory: Inventory) -> None:
+        self.inventory = inventory
         for pane in self.panes.values():
-            pane.inventory = message.inventory
-        if not self.is_headless:
-            self.call_after_refresh(settle_memory)
+            pane.inventory = inventory
 
     @on(Tabs.TabActivated, "#tabs")
     async def tab_activated(self, event: Tabs.TabActivated) -> None:
@@ -173,36 +240,76 @@ class GpuTuiApp(App[int]):
     async def _show_first_pane(self) -> None:
         # A pane key pressed before the first refresh wins over --pane: it came later.
         if not self._pane_chosen:
-            await self.action_show_pane(self.config.pane)
+            await self.show_pane(self.config.pane)
 
     async def action_show_pane(self, name: str) -> None:
+        """A pane key: from a dialog or the keys screen, close it (as Esc would) and go on."""
+        while self.screen is not self.home and isinstance(self.screen, ModalScreen):
+            await self.screen.dismiss(None)
+        await self.show_pane(name)
+
+    async def show_pane(self, name: str) -> None:
+        """Show the pane called ``name`` with the keyboard in it, and its tab as the active one."""
         self._pane_chosen = True
         self.home.query_one("#tabs", Tabs).active = f"tab-{name}"
         pane = await self.activate(name)
         pane.focus()
 
     def action_toggle_keys(self) -> None:
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
+        # Imported on first use, as the palette is: the ? screen is not part of start-up.
+        from gpu_tui.ui.keys_screen import KeysScreen
+
+        if isinstance(self.screen, KeysScreen):
+            self.screen.dismiss(None)
         else:
-            self.action_show_help_panel()
+            self.push_screen(KeysScreen.of(self.screen))
+
+    def _showing_keys(self) -> bool:
+        from gpu_tui.ui.keys_screen import KeysScreen
+
+        return isinstance(self.screen, KeysScreen)
+
+    # The palette's "Keys" command and Textual's help actions open the same keys screen.
+    def action_show_help_panel(self) -> None:
+        if not self._showing_keys():
+            self.action_toggle_keys()
+
+    def action_hide_help_panel(self) -> None:
+        if self._showing_keys():
+            self.action_toggle_keys()
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand("Keys", "Every key, with what it does (?)", self.action_toggle_keys)
 
 
 __all__ = ["AppConfig", "GpuTuiApp", "make_app", "settle_memory"]
 
 
 def settle_memory() -> None:
-    """Start-up is over: hide what it built from the garbage collector.
+    """Start-up is over: hide what it built from the garbage collector, and let it run again.
 
     The ~80,000 objects built by then (styles, widgets) live as long as the app, yet each full
     collection walks them all: 30 ms every half a minute or so, a third of an idle Monitor
     tick on average. Garbage is collected first so none of it is kept for good. Not for
     headless apps (tests build hundreds; frozen, their cycles would never be freed).
+
+    The CLI turns the collector off until now (``cli.run_tui``): during start-up it walked those
+    objects again and again while they were being built.
     """
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
-def make_app(config: AppConfig | None = None) -> GpuTuiApp:
-    """The app, as the CLI, the tests and the screenshot script all build it."""
-    return GpuTuiApp(config or AppConfig())
+def make_app(
+    config: AppConfig | None = None, host_inventory: Future[Inventory] | None = None
+) -> GpuTuiApp:
+    """The app, as the CLI, the tests and the screenshot script all build it.
+
+    ``host_inventory``: the CPU and memory already being read (the CLI starts that before it
+    imports the UI); without it the app reads them itself.
+    """
+    return GpuTuiApp(config or AppConfig(), host_inventory)

@@ -1,0 +1,64 @@
+"""The footer: the pane's keys first, then ``?`` and ``q``; a key that does not fit whole is left
+out (the ``?`` screen lists it), so no label is ever cut and ``?`` and ``q`` always show."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup  # not exported by name
+
+EVERYWHERE = frozenset({"question_mark", "q"})
+"""The app's keys the footer always keeps (pane keys are on the tab bar instead)."""
+
+
+def units(children: list[Widget]) -> list[list[Widget]]:
+    """The footer's items as they must stay together: a key group with the label after it."""
+    grouped: list[list[Widget]] = []
+    for child in children:
+        if isinstance(child, FooterLabel) and grouped and isinstance(grouped[-1][0], KeyGroup):
+            grouped[-1].append(child)
+        else:
+            grouped.append([child])
+    return grouped
+
+
+def width(widget: Widget) -> int:
+    """The columns a footer item takes, its margins included."""
+    return widget.outer_size.width + widget.styles.margin.width
+
+
+class KeysFooter(Footer):
+    """Textual's footer, fitted to its width once laid out (and again on every resize)."""
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        self.call_after_refresh(self.fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.recompose)
+
+    def fit(self, tries: int = 10) -> None:
+        """Hide, from the first that does not fit, the pane's keys that would be cut."""
+        if not self.is_attached:
+            return
+        if any(not child.outer_size.width for child in self.children) and tries:
+            self.call_after_refresh(self.fit, tries - 1)  # not laid out yet
+            return
+        kept: list[Widget] = []
+        pane: list[list[Widget]] = []
+        for unit in units(list(self.children)):
+            first = unit[0]
+            if first.has_class("-command-palette") or (
+                isinstance(first, FooterKey) and first.key in EVERYWHERE
+            ):
+                kept.extend(unit)
+            else:
+                pane.append(unit)
+        room = self.size.width - sum(map(width, kept))
+        used, fits = 0, True
+        for unit in pane:
+            used += sum(map(width, unit))
+            fits = fits and used <= room
+            for widget in unit:
+                widget.display = fits

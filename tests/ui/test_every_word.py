@@ -1,0 +1,350 @@
+"""Every word reachable, nothing cut: each pane at 80×24 and 160×48, every explained field
+selected, its whole explanation read off the screen (directly, or by keyboard scrolling)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.containers import ScrollableContainer
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import DataTable, OptionList
+
+from gpu_tui.core.bench.store import compare
+from gpu_tui.core.explain import explain
+from gpu_tui.core.spec_sheet import SpecRow
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from gpu_tui.ui.bench import result_text as rt
+from gpu_tui.ui.bench.path_dialog import PathDialog
+from gpu_tui.ui.bench.results_table import ResultsTable
+from gpu_tui.ui.bench_pane import BenchPane
+from gpu_tui.ui.specs_pane import SpecsPane
+from tests.ui.conftest import fixed_inventory
+
+SIZES = [(80, 24), (160, 48)]
+BENCH_RUNS = Path(__file__).parent / "fixtures" / "bench" / "data" / "results"
+FULL_RUN = "bench-20261203T154950Z-quick.json"  # 35 CPU rows, numpy beside torch
+EARLIER_RUN = "bench-20261202T181152Z-quick.json"
+ELLIPSIS = "…"
+
+
+def screen_lines(app: GpuTuiApp, region: Region) -> list[str]:
+    """The text the terminal shows inside ``region`` (screen cells), one string per row."""
+    strips = app.screen._compositor.render_strips()
+    return [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
+
+
+def squeeze(text: str) -> str:
+    """Text without its white space: wrapping (at any width) changes nothing else."""
+    return re.sub(r"\s+", "", text)
+
+
+def scroller_of(widget: Widget) -> ScrollableContainer | None:
+    node: Any = widget
+    while node is not None and not isinstance(node, ScrollableContainer):
+        node = node.parent
+    return node if isinstance(node, ScrollableContainer) else None
+
+
+async def read(pilot: Pilot[Any], widget: Widget) -> str:
+    """Everything a person can read of ``widget``: what shows, and when it lives in a box that
+    scrolls, what Tab then Page Down bring into view (then Shift+Tab back where they were)."""
+    app = pilot.app
+    box = scroller_of(widget)
+    if box is None or box.max_scroll_y == 0:
+        return "\n".join(screen_lines(app, (box or widget).scrollable_content_region))
+    presses = 0
+    while app.focused is not box:
+        assert presses < 12, f"Tab never reaches {box!r}, whose text is taller than the box"
+        await pilot.press("tab")
+        presses += 1
+    await pilot.press("home")
+    seen: dict[int, str] = {}
+    while True:
+        region = box.scrollable_content_region
+        for row, line in enumerate(screen_lines(app, region)):
+            seen[round(box.scroll_y) + row] = line
+        if box.scroll_y >= box.max_scroll_y:
+            break
+        await pilot.press("pagedown")
+    await pilot.press(*["shift+tab"] * presses)
+    return "\n".join(seen[row] for row in sorted(seen))
+
+
+def assert_readable(expected: str, seen: str, where: str) -> None:
+    problem = f"{where}: cut or unreachable\n{expected}\n---\n{seen}"
+    assert squeeze(expected) in squeeze(seen), problem
+
+
+def spec_explanation(row: SpecRow) -> str:
+    parts = [f"{row.label}: {row.value}", row.note, explain(row.key)]
+    return "\n".join(part for part in parts if part)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_specs_every_field_and_explanation_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(demo=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        pane = app.query_one(SpecsPane)
+        table = app.query_one("#spec-table", DataTable)
+        text = app.query_one("#spec-explain")
+        assert isinstance(app.focused, OptionList)
+        for number, section in enumerate(pane.sections):
+            if number:
+                await pilot.press("down")
+            await pilot.press("enter")  # into the fields
+            assert app.focused is table
+            for at, spec_row in enumerate(section.rows):
+                if at:
+                    await pilot.press("down")
+                await pilot.pause()
+                where = f"{size} {section.title} / {spec_row.label}"
+                shown = "\n".join(screen_lines(app, table.scrollable_content_region))
+                assert ELLIPSIS not in shown, where
+                assert_readable(f"{spec_row.label}{spec_row.value}", shown, where)
+                assert_readable(spec_explanation(spec_row), await read(pilot, text), where)
+            await pilot.press("shift+tab")  # back to the devices
+            assert isinstance(app.focused, OptionList)
+
+
+def bench_app(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> GpuTuiApp:
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(data_dir))
+    (data_dir / "results").mkdir(parents=True)
+    for name in (FULL_RUN, EARLIER_RUN):
+        shutil.copy(BENCH_RUNS / name, data_dir / "results" / name)
+    inventory = fixed_inventory(demo=False)
+    return make_app(AppConfig(pane="bench", discover=lambda: inventory, host="test"))
+
+
+async def until(pilot: Pilot[Any], done: Callable[[], bool]) -> None:
+    for _ in range(400):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("timed out waiting for the pane")
+
+
+async def check_every_bench_row(pilot: Pilot[Any], pane: BenchPane, size: tuple[int, int]) -> None:
+    table = pane.query_one(ResultsTable)
+    detail = pane.query_one("#bench-detail")
+    table.move_cursor(row=0)
+    assert pilot.app.focused is table
+    for at, result in enumerate(table.results):
+        if at:
+            await pilot.press("down")
+        await pilot.pause()
+        where = f"{size} row {at} {rt.name_cell(result)}"
+        shown = "\n".join(screen_lines(pilot.app, table.scrollable_content_region))
+        assert ELLIPSIS not in shown, where
+        words = shown.split()
+        delta = compare([result], pane.baseline).get(result.key) if pane.baseline else None
+        cells = [rt.name_cell(result), rt.value_cell(result), rt.size_cell(result)]
+        if table.deltas is not None:
+            cells.append(rt.delta_cell(delta))
+        for cell in cells:
+            for word in cell.split():
+                assert word in words, f"{where}: {word!r} of {cell!r} is not on screen"
+        notes = re.split(r"[\s,]+", shown)  # notes read "few,load", or wrap after a comma
+        for note in filter(None, rt.notes_cell(result).split(",")):
+            assert note in notes, f"{where}: note {note!r} is not on screen"
+        expected = "\n".join(rt.explain(result, delta))
+        assert_readable(expected, await read(pilot, detail), where)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_bench_every_row_and_what_it_measured_can_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    app = bench_app(tmp_path / "data", monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: len(pane.results) == 35)
+        await pilot.pause()
+        await check_every_bench_row(pilot, pane, size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_bench_compared_with_a_baseline_shows_the_vs_base_column_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    app = bench_app(tmp_path / "data", monkeypatch)
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: len(pane.results) == 35)
+        await pilot.pause()
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, PathDialog))
+        await pilot.press("enter")
+        await until(pilot, lambda: pane.baseline is not None)
+        app.clear_notifications()  # the "Comparing with …" toast sits over the detail a while
+        await pilot.pause()
+        table = pane.query_one(ResultsTable)
+        assert table.max_scroll_x == 0
+        header = screen_lines(app, table.scrollable_content_region)[0]
+        assert "vs base" in header
+        await check_every_bench_row(pilot, pane, size)
+
+
+# --- Guide and Kitchen: read only (other panes' own tests own their layout) ------------------
+
+
+def plain(widget: Widget) -> str:
+    """The whole text a Static holds (what it would show with room enough)."""
+    return str(widget.render())
+
+
+async def check_table_rows_and_detail(
+    pilot: Pilot[Any], table: DataTable[Any], detail: Widget, where: str
+) -> list[str]:
+    """Walk every row of ``table``: what was cut (the first few), for the caller to assert.
+    Cut means a cell ends in "…", the highlighted row's name or a header is not whole on
+    screen (a name may wrap), the table scrolls sideways, or the detail cannot be read."""
+    problems: list[str] = []
+    table.focus()
+    table.move_cursor(row=0)
+    if table.max_scroll_x > table.cell_padding:  # the last cell's blank padding may fall off
+        problems.append(f"{where}: the table is wider than the screen")
+    for at in range(table.row_count):
+        if len(problems) >= 3:
+            break
+        if at:
+            await pilot.press("down")
+        await pilot.pause()
+        lines = screen_lines(pilot.app, table.scrollable_content_region)
+        shown = "\n".join(lines)
+        if ELLIPSIS in shown:
+            cut = next(line for line in shown.splitlines() if ELLIPSIS in line)
+            problems.append(f"{where} row {at}: table cell cut: {cut.strip()}")
+        name = str(table.get_row_at(at)[0])
+        if not set(name.split()) <= set(shown.split()):
+            problems.append(f"{where} row {at}: name not whole on screen: {name!r}")
+        headers = [str(column.label) for column in table.ordered_columns]
+        if not all(header in lines[0] for header in headers):
+            problems.append(f"{where}: a header is cut: {lines[0].strip()}")
+        if squeeze(plain(detail)) not in squeeze(await read(pilot, detail)):
+            problems.append(f"{where} row {at}: detail cut: {plain(detail)[:60]}…")
+    return problems
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_guide_catalog_rows_and_their_detail_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(demo=True, pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.query_one("#guide-table", DataTable)
+        problems = await check_table_rows_and_detail(
+            pilot, table, app.query_one("#guide-detail"), f"{size} Guide catalog"
+        )
+        assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_guide_fit_rows_and_their_detail_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(demo=True, pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("f", "escape")  # the Fit section, from its form to its table
+        await pilot.pause()
+        table = app.query_one("#fit-table", DataTable)
+        problems = await check_table_rows_and_detail(
+            pilot, table, app.query_one("#fit-detail"), f"{size} Guide fit"
+        )
+        assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_guide_every_metric_explanation_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(demo=True, pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        metrics = app.query_one("#metrics-list", OptionList)
+        text = app.query_one("#metrics-text")
+        metrics.focus()
+        for at in range(metrics.option_count):
+            if at:
+                await pilot.press("down")
+            await pilot.pause()
+            assert_readable(plain(text), await read(pilot, text), f"{size} metric {at}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_guide_fit_summary_and_every_cost_source_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    from gpu_tui.ui.guide.cost_view import CLOUD_FIELDS, NODE_FIELDS
+
+    app = app_factory(demo=True, pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        summary = app.query_one("#fit-summary")
+        shown = "\n".join(screen_lines(app, summary.region))
+        assert_readable(plain(summary), shown, f"{size} fit summary")
+        assert "nothing reserved for activations or overhead" in shown
+        await pilot.press("escape", "o")
+        await pilot.pause()
+        source = app.query_one("#cost-source")
+        for field in (*CLOUD_FIELDS, *NODE_FIELDS):
+            app.query_one(f"#cost-{field.id}").focus()
+            await pilot.pause()
+            shown = "\n".join(screen_lines(app, source.region))
+            assert_readable(plain(source), shown, f"{size} cost source of {field.label}")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_guide_every_bar_label_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    from gpu_tui.ui.widgets.guide_bars import GuideBars
+
+    app = app_factory(demo=True, pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        charts = list(app.query(GuideBars))
+        seen = (await read(pilot, charts[0])).split()
+        for chart in charts:
+            assert chart.chart is not None
+            for bar in chart.chart.bars:
+                assert ELLIPSIS not in " ".join(seen)
+                for word in bar.label.split():
+                    assert word in seen, f"{size} {chart.chart.title}: {bar.label!r} is cut"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+async def test_kitchen_every_story_and_result_can_be_read(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    from gpu_tui.core.kitchen.scenarios import SCENARIOS
+
+    app = app_factory(demo=True, pane="kitchen")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for at, name in enumerate(SCENARIOS):
+            if at:
+                await pilot.press("s")
+            await pilot.press("e")  # straight to the result
+            await pilot.pause()
+            for part in ("#kitchen-story", "#result-text"):
+                widget = app.query_one(part)
+                if widget.display:
+                    assert_readable(plain(widget), await read(pilot, widget), f"{size} {name}")

@@ -1,0 +1,339 @@
+"""The keyboard model with Pilot: the app's keys act from every text field and dialog and type
+nothing; a field takes text once entered and Esc leaves it; the palette finds panes, scenarios
+and actions; the footer keeps each pane's main keys whole at 80×24; ``?`` lists every key."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.command import CommandList, CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets._footer import FooterKey
+
+from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.bench.path_dialog import PathDialog
+from gpu_tui.ui.guide.cost_view import CLOUD_FIELDS, NODE_FIELDS
+from gpu_tui.ui.keys_screen import KeysScreen
+from gpu_tui.ui.palette import pane_bindings
+from gpu_tui.ui.pane_registry import PANES
+from gpu_tui.ui.widgets.field import Field
+
+SIZE = (80, 24)
+GUIDE_FORMS = {
+    "fit": ("f", ["#fit-params", "#fit-context", "#fit-batch"]),
+    "cost": ("o", [f"#cost-{field.id}" for field in (*CLOUD_FIELDS, *NODE_FIELDS)]),
+    "catalog": ("c", ["#guide-filter"]),
+}
+"""Every text field of the Guide, by the section key that shows its form."""
+
+
+@pytest.fixture(autouse=True)
+def _no_saved_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Bench and Cost views read saved runs: give each test an empty store of its own."""
+    monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
+
+
+def shown(app: GpuTuiApp) -> str:
+    return next(name for name, pane in app.panes.items() if pane.display)
+
+
+async def until(pilot: Pilot[int], done: Callable[[], bool], timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < end, "timed out"
+        await pilot.pause(0.05)
+
+
+async def into_guide_field(pilot: Pilot[int], section: str, selector: str) -> Field:
+    """Show the section and put the keyboard on the field, as Tab or ↑/↓ would: selected, not
+    entered."""
+    await pilot.press(section)
+    field = pilot.app.query_one(selector, Field)
+    field.focus()
+    await pilot.pause()
+    assert pilot.app.focused is field
+    assert not field.editing
+    return field
+
+
+ELSEWHERE = (("1", "specs"), ("2", "monitor"), ("3", "kitchen"), ("4", "bench"))
+
+
+@pytest.mark.parametrize("form", list(GUIDE_FORMS))
+async def test_app_keys_act_from_every_guide_field_and_type_nothing(
+    app_factory: Callable[..., GpuTuiApp], form: str
+) -> None:
+    section, selectors = GUIDE_FORMS[form]
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        fields = [app.query_one(s, Input) for s in selectors]
+        values = [field.value for field in fields]
+        for number, selector in enumerate(selectors):
+            # Every pane key from the form's first field; one of them from each other field.
+            keys = ELSEWHERE if number == 0 else [ELSEWHERE[number % len(ELSEWHERE)]]
+            for key, pane in keys:
+                await into_guide_field(pilot, section, selector)
+                await pilot.press(key)
+                assert shown(app) == pane, (selector, key)
+                await pilot.press("5")
+                assert shown(app) == "guide"
+            if number == 0:
+                await into_guide_field(pilot, section, selector)
+                await pilot.press("question_mark")
+                assert isinstance(app.screen, KeysScreen)
+                await pilot.press("question_mark")
+                assert not isinstance(app.screen, KeysScreen)
+            assert [field.value for field in fields] == values
+        await into_guide_field(pilot, section, selectors[0])
+        await pilot.press("5")  # the pane already shown: it stays, nothing is typed
+        assert shown(app) == "guide"
+        await into_guide_field(pilot, section, selectors[-1])
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert [field.value for field in fields] == values
+
+
+async def test_app_keys_act_from_the_bench_dialog_input(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="bench")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, pane in (("1", "specs"), ("2", "monitor"), ("3", "kitchen"), ("5", "guide")):
+            await pilot.press("4", "c")  # compare: no saved runs, so the path input has the keys
+            await until(pilot, lambda: isinstance(app.screen, PathDialog))
+            field = app.screen.query_one("#path-input", Field)
+            await until(pilot, lambda: app.focused is field)  # noqa: B023 — awaited here
+            await pilot.press(key)
+            assert not isinstance(app.screen, PathDialog)  # closed, as Esc would
+            assert shown(app) == pane
+            assert field.value == ""
+        await pilot.press("4", "c")
+        await until(pilot, lambda: isinstance(app.screen, PathDialog))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, PathDialog)
+        field = app.screen.query_one("#path-input", Field)
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert field.value == ""
+
+
+async def test_the_export_dialog_accepts_with_enter_and_edits_from_a_letter(
+    app_factory: Callable[..., GpuTuiApp], tmp_path: Path
+) -> None:
+    app = app_factory(pane="bench")
+    chosen: list[Path | None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        default = str(tmp_path / "run")
+        app.push_screen(PathDialog("Export", "Enter writes", default), chosen.append)
+        await pilot.pause()
+        await pilot.press("enter")  # what it shows, as it is
+        assert chosen == [Path(default)]
+        app.push_screen(PathDialog("Export", "Enter writes", default), chosen.append)
+        await pilot.pause()
+        field = app.screen.query_one("#path-input", Field)
+        await pilot.press("end", "2", "b")  # End enters the field: now digits are text
+        assert field.editing
+        await pilot.press("enter")
+        assert chosen[-1] == Path(default + "2b")
+
+
+async def test_a_field_takes_text_only_once_entered_and_esc_leaves_it(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("right_square_bracket", "right_square_bracket")  # Catalog, Bars, Fit
+        model = app.query_one("#fit-params", Field)
+        assert app.focused is model
+        assert not model.editing
+        await pilot.press("enter")  # entered: the selected text is replaced by what is typed
+        assert model.editing
+        await pilot.press(*"qwen3-32b")
+        assert model.value == "qwen3-32b"
+        assert shown(app) == "guide"
+        assert app.return_code is None
+        await pilot.press("escape")  # leaves the field: the keyboard goes to the results
+        assert not model.editing
+        assert isinstance(app.focused, DataTable)
+        # A letter no key uses enters the field and is typed; one that is a key acts.
+        model.focus()
+        await pilot.pause()
+        await pilot.press("l")
+        assert model.editing
+        assert model.value == "l"
+        await pilot.press("escape")
+        model.focus()
+        await pilot.pause()
+        await pilot.press("o")  # the Cost section's key
+        assert app.query_one("#guide-sections").active == "guide-cost"  # type: ignore[attr-defined]
+        assert model.value == "l"
+        # A click enters a field too.
+        await pilot.press("f")
+        batch = app.query_one("#fit-batch", Field)
+        await pilot.click(batch)
+        assert app.focused is batch
+        assert batch.editing
+        await pilot.press("end", "6")
+        assert batch.value == "16"
+        await pilot.press("enter")  # done: the keyboard goes to the results
+        assert not batch.editing
+        await pilot.press("2")
+        assert shown(app) == "monitor"
+        assert batch.value == "16"
+
+
+async def test_slash_enters_the_catalog_filter_and_esc_hands_back_the_keys(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"h100")
+        field = app.query_one("#guide-filter", Field)
+        assert field.editing
+        assert field.value == "h100"
+        await pilot.press("escape")
+        assert isinstance(app.focused, DataTable)
+        await pilot.press("2")
+        assert shown(app) == "monitor"
+        assert field.value == "h100"
+
+
+async def palette_hits(pilot: Pilot[int], query: str) -> list[str]:
+    """Open the palette, type ``query``, and read what it offers, best first."""
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+    await pilot.press(*query)
+    commands = pilot.app.screen.query_one(CommandList)
+    await until(pilot, lambda: commands.option_count > 0)
+    await pilot.pause(0.3)  # every provider has answered
+    hits = []
+    for index in range(commands.option_count):
+        option = commands.get_option_at_index(index)
+        hits.append(option.hit.text or "")  # type: ignore[attr-defined]
+    return hits
+
+
+async def choose(pilot: Pilot[int], hits: list[str], title: str) -> None:
+    highlighted = pilot.app.screen.query_one(CommandList).highlighted
+    at = -1 if highlighted is None else highlighted
+    await pilot.press(*["down"] * (hits.index(title) - at), "enter")
+    await until(pilot, lambda: not isinstance(pilot.app.screen, CommandPalette))
+    await pilot.pause()
+
+
+async def test_the_palette_finds_panes_scenarios_and_actions_by_name(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="specs")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hits = await palette_hits(pilot, "monitor")
+        assert hits[0] == "Monitor"
+        await choose(pilot, hits, "Monitor")
+        assert shown(app) == "monitor"
+        hits = await palette_hits(pilot, "slow hallway")
+        assert "Kitchen: slow hallway" in hits
+        await choose(pilot, hits, "Kitchen: slow hallway")
+        assert shown(app) == "kitchen"
+        assert app.panes["kitchen"].scenario.name == "slow-hallway"  # type: ignore[attr-defined]
+        hits = await palette_hits(pilot, "monitor pause")
+        await choose(pilot, hits, "Monitor: Pause")
+        assert shown(app) == "monitor"
+        assert app.panes["monitor"].paused  # type: ignore[attr-defined]
+        for query, title in (
+            ("export", "Bench: Export"),
+            ("compare", "Bench: Compare"),
+            ("run", "Bench: Run"),
+            ("scenario", "Kitchen: Scenario"),
+            ("will it fit", "Guide: Will it fit"),
+            ("guide", "Guide"),
+        ):
+            hits = await palette_hits(pilot, query)
+            assert title in hits, (query, hits)
+            await pilot.press("escape")
+
+
+MAIN_KEYS = {
+    "specs": [],
+    "monitor": ["p", "s", "minus", "plus"],
+    "kitchen": ["space", "s", "left", "right"],
+    "bench": ["r", "escape", "p", "c", "x"],
+    "guide": ["slash", "s", "r", "left_square_bracket", "right_square_bracket"],
+    "fleet": [],  # no keys of its own until a Prometheus server is given (tests/ui/test_fleet_pane)
+}
+"""What each pane needs most: its footer shows these at 80×24."""
+
+
+def whole_keys(app: GpuTuiApp) -> list[str]:
+    """The footer's keys shown whole: laid out, and clear of the palette key on the right."""
+    footer = app.screen.query_one(Footer)
+    palette = next((k for k in footer.query(FooterKey) if k.has_class("-command-palette")), None)
+    if palette is None:  # not composed yet
+        return []
+    return [
+        key.key
+        for key in footer.query(FooterKey)
+        if key is not palette
+        and key.display
+        and key.parent is not None
+        and key.parent.display  # type: ignore[attr-defined]
+        and key.region.width
+        and key.region.right <= palette.region.x
+    ]
+
+
+@pytest.mark.parametrize("pane", [spec.name for spec in PANES])
+async def test_the_footer_at_80x24_keeps_the_pane_keys_and_help_whole(
+    app_factory: Callable[..., GpuTuiApp], pane: str
+) -> None:
+    app = app_factory(pane=pane)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "q" in whole_keys(app), 10)
+        keys = whole_keys(app)
+        assert [k for k in MAIN_KEYS[pane] if k not in keys] == []
+        assert keys[-2:] == ["question_mark", "q"]  # last, and never cut
+        assert not any(key in keys for key in ("1", "2", "3", "4", "5"))  # the tab bar has them
+
+
+def screen_text(app: GpuTuiApp) -> str:
+    """What the screen's text widgets show, as plain text."""
+    console = Console(width=200, record=True, file=io.StringIO())
+    for static in app.screen.query(Static):
+        console.print(static.content)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("pane", [spec.name for spec in PANES])
+async def test_question_mark_lists_every_key_with_words(
+    app_factory: Callable[..., GpuTuiApp], pane: str
+) -> None:
+    app = app_factory(pane=pane)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)
+        text = screen_text(app)
+        spec = next(s for s in PANES if s.name == pane)
+        own = [
+            b.description
+            for b in pane_bindings(spec)
+            if app.panes[pane].check_action(b.action.split("(")[0], ()) is not False
+        ]
+        everywhere = [s.title for s in PANES] + ["Keys", "Quit", "Commands", "Text fields"]
+        assert [words for words in own + everywhere if words not in text] == []
+        await pilot.press("3")  # a pane key closes it and shows the pane
+        assert not isinstance(app.screen, KeysScreen)
+        assert shown(app) == "kitchen"
