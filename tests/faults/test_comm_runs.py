@@ -28,8 +28,14 @@ pytest.importorskip("torch.distributed")
 TINY = ["--suite", "comm", "--max-bytes", "1K", "--budget", "0.005"]
 
 
-def comm(data_dir: Path, *args: str, fault: str | None = None, timeout: float = 60) -> Any:
-    extra = {"GPU_TUI_BENCH_FAULT": fault} if fault else {}
+def comm(
+    data_dir: Path,
+    *args: str,
+    fault: str | None = None,
+    timeout: float = 60,
+    extra: dict[str, str] | None = None,
+) -> Any:
+    extra = {**({"GPU_TUI_BENCH_FAULT": fault} if fault else {}), **(extra or {})}
     return subprocess.run(
         command("bench", *TINY, *(args if "--device" in args else ("--device", "cpu", *args))),
         env=environment(data_dir, **extra),
@@ -83,6 +89,31 @@ def test_two_ranks_table_and_out_file(private_data_dir: Path, tmp_path: Path) ->
     saved = RunDocument.from_dict(json.loads(out.read_text()))
     assert [r.variant for r in saved.results] == ["all_reduce"] * 2 + ["send_recv"] * 2
     assert all(r.params["ranks"] == 2 for r in saved.results)
+
+
+@pytest.mark.timeout(60)
+def test_sizes_past_the_tightest_ranks_memory_are_skipped_on_every_rank(
+    private_data_dir: Path,
+) -> None:
+    # 4 KiB free: 8 B fits (fp32: 16 B + 32 B of checks), 1 KiB needs 6 KiB > 80 % of 4 KiB.
+    done = comm(
+        private_data_dir,
+        "--only",
+        "all_reduce",
+        "all_gather",
+        "--json",
+        extra={"GPU_TUI_COMM_FREE_BYTES": str(4 * 1024)},
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    measured = [(r["variant"], r["params"]["bytes"]) for r in document["results"]]
+    assert measured == [("all_reduce", 8), ("all_gather", 8)]
+    skipped = [s for s in document["skipped"] if s["params"].get("bytes") == 1024]
+    assert len(skipped) == 2
+    assert (
+        skipped[0]["reason"]
+        == "1,024 B needs about 6.0 KiB per rank; the tightest rank has 4.0 KiB free"
+    )
 
 
 @pytest.mark.timeout(60)

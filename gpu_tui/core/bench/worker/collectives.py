@@ -33,6 +33,12 @@ def count_for(operation: str, size_bytes: int, ranks: int, item_bytes: int) -> i
     return count
 
 
+def footprint_bytes(size_bytes: int, item_bytes: int) -> int:
+    """Memory one rank needs for a point of ``size_bytes``: its input and output buffers, and
+    the float64 copies of the result and the exact answer that the check compares."""
+    return 2 * size_bytes + 2 * (size_bytes // item_bytes) * 8
+
+
 def _pattern(torch: Any, count: int, rank: int, dtype: Any, device: str) -> Any:
     return (torch.arange(count, device=device) % 4 + 1 + rank).to(dtype)
 

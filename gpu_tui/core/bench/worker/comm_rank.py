@@ -24,6 +24,10 @@ from .protocol import PROTOCOL_VERSION, Channel
 from .sysinfo import environment
 
 PLAN_VARIABLE = "GPU_TUI_COMM_PLAN"
+FREE_BYTES_VARIABLE = "GPU_TUI_COMM_FREE_BYTES"
+"""Tests only: the free memory each rank reports, to exercise the cap on message sizes."""
+MEMORY_SHARE = 0.8
+"""The share of the tightest rank's free memory a point may use; larger sizes are skipped."""
 PEER_WORDS = ("connection", "timed out", "timeout", "closed", "reset by peer", "broken pipe")
 
 
@@ -52,6 +56,29 @@ def _fault(rank: int, index: int) -> None:
             time.sleep(1)
     if kind == "oom":
         raise MemoryError("simulated by a test: cannot allocate 80 GiB")
+
+
+def _free_bytes(torch: Any, dist: Any, device: str) -> int:
+    """Free memory on the tightest rank: every rank skips the same sizes, or a collective would
+    wait for a rank that skipped it."""
+    if FREE_BYTES_VARIABLE in os.environ:
+        free = int(os.environ[FREE_BYTES_VARIABLE])
+    elif device.startswith("cuda"):
+        free = int(torch.cuda.mem_get_info()[0])
+    else:  # the ranks on this node share its memory
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        free = available // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
+    tightest = torch.tensor([free], dtype=torch.int64, device=device)
+    dist.all_reduce(tightest, op=dist.ReduceOp.MIN)
+    return int(tightest.item())
+
+
+def _binary(count: int) -> str:
+    """Bytes in GiB, MiB or KiB (the worker runs without gpu-tui's own formatters)."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} B"
 
 
 def _classify(torch: Any, error: BaseException) -> str:
@@ -90,6 +117,7 @@ def run(channel: Channel, comm: dict[str, Any], budget: float) -> int:
         }
         channel.send("environment", environment=record)
     points = _points(comm)
+    free = _free_bytes(torch, dist, device)
     line = Lineup(torch, dist, device, channel.stop.is_set)
     for index, (operation, dtype, size) in enumerate(points):
         channel.send("rank", rank=rank, point=index, pid=os.getpid())
@@ -112,6 +140,18 @@ def run(channel: Channel, comm: dict[str, Any], budget: float) -> int:
                 )
             continue
         item = collectives.ITEM_BYTES[dtype]
+        need = collectives.footprint_bytes(size, item)
+        if need > MEMORY_SHARE * free:
+            if lead:
+                channel.send(
+                    "skip",
+                    benchmark="comm",
+                    device=device,
+                    reason=f"{size:,} B needs about {_binary(need)} per rank; the "
+                    f"tightest rank has {_binary(free)} free",
+                    params={"operation": operation, "bytes": size, "dtype": dtype},
+                )
+            continue
         count = collectives.count_for(operation, size, ranks, item)
         op = collectives.build(torch, dist, operation, count, dtype, device)
         op.fill()
