@@ -9,8 +9,9 @@ import sys
 from gpu_tui.core import ending
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import RunOutput, document_json, load
+from gpu_tui.core.comm import copies
 from gpu_tui.core.comm.plan import DEFAULT_TIMEOUT_SECONDS, Launch, build_comm_plan, point_count
-from gpu_tui.core.comm.report import LEGEND, headline, table
+from gpu_tui.core.comm.report import LEGEND, comm_results, headline, table
 from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.errors import UsageError
 
@@ -31,7 +32,12 @@ def add_comm_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "comm suite (--suite comm)",
         "all-reduce, all-gather, reduce-scatter, broadcast, all-to-all and send/recv between "
-        "ranks started by torchrun (Gloo on cpu, NCCL on cuda); --only names operations",
+        "ranks started by torchrun (Gloo on cpu, NCCL on cuda); --only names operations. "
+        "On cuda with 2 GPUs or more the suite first measures copies (--only copies for them "
+        "alone): every ordered pair of GPUs with P2P (dst.copy_(src)) and without (staged "
+        "through pinned host memory), and pinned host to and from each GPU, at 4 B (latency) "
+        "and 256 MiB or --max-bytes (GB/s and % of the NVLink or PCIe link's peak), in one "
+        "process, no torchrun; with fewer GPUs they are skipped with the reason",
     )
     group.add_argument(
         "--nproc",
@@ -112,9 +118,13 @@ def run_comm(args: argparse.Namespace) -> int:
     outputs = [RunOutput(args.out, None, waiting=progress.say)] if args.out else []
     runner = CommRunner(plan, python=args.bench_python, outputs=outputs)
     where = "this node" if launch.single_node else f"node {args.node_rank} of {args.nnodes}"
+    if plan["comm"]["operations"]:
+        what, stops = f"{nproc} {device} rank(s) on {where}", "every rank"
+    else:
+        what, stops = "copies alone, in one process", "the run"
     progress.say(
-        f"comm suite: {nproc} {device} rank(s) on {where}, {point_count(plan)} points; "
-        "Ctrl-C stops every rank and keeps what is measured"
+        f"comm suite: {what}, {point_count(plan)} points; "
+        f"Ctrl-C stops {stops} and keeps what is measured"
     )
     stopper = Stopper(runner, progress)
     with ending.handling(stopper.on_signal):
@@ -129,13 +139,15 @@ def run_comm(args: argparse.Namespace) -> int:
         if args.json:
             sys.stdout.write(document_json(document, None))
         else:
-            if document.results:
+            if comm_results(document.results):
                 print(table(document.results))
                 print(LEGEND)
                 line = headline(document.results)
                 if line:
                     print(f"* {line}")
-            elif finished.status == "completed" and not launch.single_node:
+            for text in copies.report(document.results, document.skipped):
+                print(text)
+            if finished.status == "completed" and not document.results and not launch.single_node:
                 print("the results are collected on the node whose rank 0 ran: see its output")
             for error in document.errors:
                 print(f"ERROR: {error['message']}")

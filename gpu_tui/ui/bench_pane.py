@@ -22,13 +22,15 @@ from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.bench.suites import HostSpeed
+from gpu_tui.core.comm.copies import COLOUR_NOTE
 from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.ui.bench import plot_data
+from gpu_tui.ui.bench import comm_plot, plot_data
 from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.bench_plot import BenchPlot
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.commands import BenchCommands
+from gpu_tui.ui.bench.copy_table import CopyTable
 from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench.run_files import RunFiles, describe
 from gpu_tui.ui.bench.run_progress import RunProgress
@@ -111,6 +113,7 @@ class BenchPane(Pane, RunFiles):
                 yield ReadingBox(text_id="bench-detail", id="bench-detail-box")
             with Vertical(id="bench-plots"):
                 yield BenchPlot(id="bench-plot")
+                yield CopyTable(id="bench-matrix")  # a comm run's copies, in the plot's place
                 yield Static(id="bench-plot-note")
 
     def on_mount(self) -> None:
@@ -124,7 +127,8 @@ class BenchPane(Pane, RunFiles):
         self.watch_inventory(self.inventory)
 
     def focus(self, scroll_visible: bool = True) -> BenchPane:
-        target = {"setup": "#bench-list", "table": "#bench-table", "plot": "#bench-plot"}[self.view]
+        plot = "#bench-matrix" if self.query_one(CopyTable).display else "#bench-plot"
+        target = {"setup": "#bench-list", "table": "#bench-table", "plot": plot}[self.view]
         self.query_one(target).focus(scroll_visible)
         return self
 
@@ -162,7 +166,7 @@ class BenchPane(Pane, RunFiles):
 
     def action_plots(self) -> None:
         if self.view == "plot" or self.screen.has_class("-wide"):
-            self.plot_index = (self.plot_index + 1) % len(plot_data.VIEWS)
+            self.plot_index = (self.plot_index + 1) % len(self._views())
         self.view = "plot"
         self._update_plot()
 
@@ -302,6 +306,16 @@ class BenchPane(Pane, RunFiles):
             Text("\n".join(rt.explain(result, delta)))
         )
 
+    def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+        """The copy under the matrix's cursor, explained in the detail box (shown when wide)."""
+        if not isinstance(event.data_table, CopyTable):
+            return
+        result = event.data_table.current()
+        if result is not None:
+            self.query_one("#bench-detail-box", ReadingBox).update(
+                Text("\n".join(rt.explain(result)))
+            )
+
     # --- drawing ------------------------------------------------------------------------------
     def _idle(self, headline: str, hint: str) -> None:
         progress = self.query_one(RunProgress)
@@ -325,19 +339,39 @@ class BenchPane(Pane, RunFiles):
             self.query_one("#bench-detail-box", ReadingBox).update("")
         self._update_plot()
 
+    def _views(self) -> tuple[str, ...]:
+        """What p cycles through: a comm run's plot and copies matrices, or the suite's plots."""
+        if comm_plot.is_comm_run(self.results):
+            return comm_plot.views(self.results)
+        return plot_data.VIEWS
+
     def _update_plot(self) -> None:
+        views = self._views()
+        index = self.plot_index % len(views)
+        matrix = comm_plot.matrix_for(views[index], self.results)
+        table, note = self.query_one(CopyTable), self.query_one("#bench-plot-note", Static)
+        table.display = matrix is not None
+        self.query_one(BenchPlot).display = matrix is None
+        plots = self.query_one("#bench-plots")
+        if matrix is not None:  # a table, in the plot's place; its note may take more lines
+            plots.border_title = f"{index + 1}/{len(views)} {matrix.short_title}"
+            plots.border_subtitle = f"{COLOUR_NOTE} · p next"
+            note.styles.max_height = 6
+            note.update(Text(matrix.note()))
+            table.show(matrix)
+            return
+        note.styles.clear_rule("max_height")
         environment = (self.document.environment if self.document else None) or {}
         spec = plot_data.build(
-            plot_data.VIEWS[self.plot_index],
+            views[index],
             self.results,
             self.baseline.results if self.baseline else None,
             gpu=any(r.device != "cpu" for r in self.results)
             or self.query_one(BenchChooser).gpus > 0,
             threads=environment.get("cpu_threads", "?"),
         )
-        plots = self.query_one("#bench-plots")
         # "p next" below: above, the title alone has the width it needs beside the table
-        plots.border_title = f"{self.plot_index + 1}/{len(plot_data.VIEWS)} {spec.title}"
+        plots.border_title = f"{index + 1}/{len(views)} {spec.title}"
         plots.border_subtitle = "p next plot"
         self.query_one("#bench-plot-note", Static).update(Text(spec.note))
         self.query_one(BenchPlot).show(spec)

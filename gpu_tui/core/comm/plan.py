@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_tui.core.comm.bandwidth import OPERATIONS
+from gpu_tui.core.comm.copies import BANDWIDTH_BYTES, COPIES, LATENCY_BYTES
 from gpu_tui.core.errors import UsageError
 
 KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
@@ -60,11 +61,12 @@ def check_endpoint(text: str) -> str:
     return text
 
 
-def check_launch(launch: Launch, device: str) -> Launch:
+def check_launch(launch: Launch, device: str, *, ranks: bool = True) -> Launch:
+    """``ranks`` False: only the copies run (one process, no torchrun), the rank count is moot."""
     if launch.nnodes < 1:
         raise UsageError(f"--nnodes must be at least 1, got {launch.nnodes}")
     least = 2 if launch.single_node else 1
-    if launch.nproc < least:
+    if ranks and launch.nproc < least:
         raise UsageError(
             f"--nproc must be at least {least} on a single node (a collective needs two ranks), "
             f"got {launch.nproc}"
@@ -102,12 +104,19 @@ def build_comm_plan(
     budget_seconds: float | None = None,
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
 ) -> dict[str, Any]:
-    """The plan the launcher and every rank read (it is also saved with the results)."""
-    check_launch(launch, device)
-    chosen = list(operations or OPERATIONS)
-    for name in chosen:
-        if name not in OPERATIONS:
-            raise UsageError(f"no operation named {name!r} (choose from: {', '.join(OPERATIONS)})")
+    """The plan the launcher and every rank read (it is also saved with the results). The
+    copies (``copies`` among ``operations``, and by default on a single node) run first, in
+    the launcher's own process; the collectives then run on torchrun's ranks."""
+    named = list(operations or ())
+    for name in named:
+        if name not in (*OPERATIONS, COPIES):
+            choices = ", ".join((*OPERATIONS, COPIES))
+            raise UsageError(f"no operation named {name!r} (choose from: {choices})")
+    chosen = [o for o in named if o != COPIES] if named else list(OPERATIONS)
+    copies = COPIES in named or (not named and launch.single_node)
+    if copies and not launch.single_node:
+        raise UsageError("copies run on one node, in one process: drop --nnodes for them")
+    check_launch(launch, device, ranks=bool(chosen))
     kinds = list(dtypes or (["fp32"] if device == "cpu" else ["bf16", "fp32"]))
     for dtype in kinds:
         if dtype not in DTYPES:
@@ -133,6 +142,12 @@ def build_comm_plan(
         "loopback": launch.single_node,
         "operations": chosen,
         "dtypes": by_dtype,
+        "copies": {
+            "latency_bytes": LATENCY_BYTES,
+            "bandwidth_bytes": min(BANDWIDTH_BYTES, max(sizes)) if sizes else BANDWIDTH_BYTES,
+        }
+        if copies
+        else None,
         "timeout_seconds": timeout_seconds,
         "bandwidth_definitions": "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md",
     }
@@ -146,9 +161,18 @@ def build_comm_plan(
     }
 
 
+def copy_points(comm: dict[str, Any]) -> int:
+    """Copies a cuda run measures if it sees ``nproc`` GPUs: per size, every ordered pair with
+    and without P2P, and each GPU to and from the host (none on the CPU: they are skipped)."""
+    gpus = int(comm["nproc"]) if comm.get("copies") and comm["device"] == "cuda" else 0
+    return 2 * (2 * gpus * (gpus - 1) + 2 * gpus)
+
+
 def point_count(plan: dict[str, Any]) -> int:
     comm = plan["comm"]
-    return len(comm["operations"]) * sum(len(s) for s in comm["dtypes"].values())
+    return len(comm["operations"]) * sum(len(s) for s in comm["dtypes"].values()) + copy_points(
+        comm
+    )
 
 
 STARTUP_SECONDS = 4.0
@@ -160,7 +184,9 @@ def estimate_seconds(plan: dict[str, Any]) -> float:
     """Expected wall time: start-up, then per point the warm-up, the budget and the check."""
     comm, budget = plan["comm"], float(plan["budget_seconds"])
     gbps = CPU_LINK_GBPS if comm["device"] == "cpu" else 50.0
-    total = STARTUP_SECONDS
+    total = STARTUP_SECONDS if comm["operations"] else 0.0
+    # copies: half large (warm-up, the budget, a check of 256 MiB), half 4 bytes (a fifth)
+    total += copy_points(comm) / 2 * ((budget + 0.1) + (0.2 * budget + 0.05))
     for _ in comm["operations"]:
         for sizes in comm["dtypes"].values():
             for size in sizes:

@@ -141,7 +141,8 @@ class BenchChooser(Widget, can_focus=False):
             text.append(f"{key}\n", "dim")
         if self.suite == comm_plan.SUITE:
             comm = self.plan()["comm"]
-            text.append(f"\n{len(comm['operations'])} collectives, {comm['nproc']} ")
+            copies = " + copies" if comm.get("copies") and comm["device"] == "cuda" else ""
+            text.append(f"\n{len(comm['operations'])} collectives{copies}, {comm['nproc']} ")
             text.append(f"{comm['device']} ranks ({comm['backend']}), about ")
             text.append(_duration(self.estimate()), "bold")
             text.append("\nr runs · Esc stops\n")

@@ -1,9 +1,11 @@
-"""The comm suite's plot as plain data: bus bandwidth against message size, per operation."""
+"""The comm suite's views as plain data: bus bandwidth against message size, per operation,
+and which copies matrices there are (``p`` cycles through them all)."""
 
 from __future__ import annotations
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.bandwidth import SOURCE_URL
+from gpu_tui.core.comm.copies import COPIES, CopyMatrix, build_matrix, matrices
 from gpu_tui.ui.bench.plot_data import PlotSpec, Series
 
 SIZE_TICKS = tuple(float(8 * 16**i) for i in range(8))  # 8 B, 128 B, 2 KiB, … 2 GiB
@@ -46,3 +48,24 @@ def comm(results: list[BenchResult], baseline: list[BenchResult]) -> PlotSpec:
         note=note,
         xticks=ticks,
     )
+
+
+def is_comm_run(results: list[BenchResult]) -> bool:
+    return bool(results) and all(r.benchmark in ("comm", COPIES) for r in results)
+
+
+def views(results: list[BenchResult]) -> tuple[str, ...]:
+    """A comm run's views: the busbw plot when collectives were measured, then each copies
+    matrix (``copies:p2p:bandwidth`` …)."""
+    found = ["comm"] if any(r.benchmark == "comm" for r in results) else []
+    found += [f"{COPIES}:{m.mode}:{m.role}" for m in matrices(results)]
+    return tuple(found) or ("comm",)
+
+
+def matrix_for(view: str, results: list[BenchResult]) -> CopyMatrix | None:
+    """The copies matrix a view shows, or None for a plot."""
+    kind, _, rest = view.partition(":")
+    if kind != COPIES:
+        return None
+    mode, _, role = rest.partition(":")
+    return build_matrix(results, mode, role)

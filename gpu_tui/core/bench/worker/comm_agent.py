@@ -5,7 +5,9 @@ the plan on stdin. It watches gpu-tui as every worker does, names itself as the 
 watch, and then runs torchrun's ``main``: the ranks are its children, and die with it. A single
 node listens on loopback only: torchrun's rendezvous stores are bound to 127.0.0.1 and Gloo and
 NCCL are told to use the loopback interface. What torchrun says of failed ranks comes back as
-one ``ranks_failed`` line; a launch that cannot happen is one ``fatal`` line.
+one ``ranks_failed`` line; a launch that cannot happen is one ``fatal`` line. Before the ranks
+start it measures the GPU-to-GPU copies itself when the plan asks for them (``comm_copies.py``),
+and with no collectives planned it starts no ranks at all.
 """
 
 from __future__ import annotations
@@ -95,19 +97,33 @@ def _failures(error: Any) -> list[dict[str, Any]]:
 
 
 def run(channel: Channel, plan: dict[str, Any], torchrun_args: list[str], entry: str) -> int:
-    channel.send("status", message="loading PyTorch and torch.distributed.run")
+    comm = plan["comm"]
+    collectives = bool(comm.get("operations"))  # none: the copies alone, no torchrun
+    channel.send(
+        "status", message="loading PyTorch" + (" and torch.distributed.run" if collectives else "")
+    )
     try:
         import torch
-        import torch.distributed.run as torchrun
+
+        if collectives:
+            import torch.distributed.run as torchrun
     except ImportError:
         message = TORCH_MISSING.format(python=sys.executable)
         channel.send("fatal", kind="torch_missing", message=message)
         return 3
-    comm = plan["comm"]
-    problem = _backend_problem(torch, comm, int(comm["nproc"]))
+    problem = _backend_problem(torch, comm, int(comm["nproc"])) if collectives else None
     if problem:
         channel.send("fatal", kind="bad_device", message=problem)
         return 2
+    if comm.get("copies"):  # in this process, before any rank holds a GPU
+        from . import comm_copies
+
+        if comm_copies.run(channel, torch, comm, float(plan["budget_seconds"])):
+            channel.send("done", cancelled=True)
+            return 0
+    if not collectives:
+        channel.send("done", cancelled=False)
+        return 0
     os.environ[PLAN_VARIABLE] = json.dumps(plan)
     os.environ[PARENT_VARIABLE] = str(os.getpid())  # the ranks watch this process
     if comm.get("loopback"):
