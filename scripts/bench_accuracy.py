@@ -5,7 +5,7 @@ CPU: fp32 GEMM medians at three sizes vs torch.utils.benchmark.Timer(num_threads
 .blocked_autorange(), measured alternately (ours, theirs, ours, ...) in one process.
 GPU (--device cuda): bf16 8192³ GEMM vs triton.testing.do_bench (when triton imports) and
 device copy bandwidth vs a plain CUDA-event loop. Ratio = our median / their median; the
-target is 0.95–1.05. Run from the repository root: scripts/bench-accuracy [--json FILE].
+target is 0.95–1.05. Run from the repository root: python scripts/bench_accuracy.py [--json FILE].
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import torch  # after the path set-up, so the repo's gpu_tui is found
+import torch
 import torch.utils.benchmark as tb
 
 from gpu_tui.core.bench.worker.context import Context
@@ -57,7 +55,8 @@ def cpu_rows(sizes: list[int], rounds: int, budget: float) -> list[dict[str, Any
 
 
 def cuda_event_loop(fn: Any, iterations: int = 50) -> float:
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    cuda: Any = torch.cuda  # torch.cuda.Event's __init__ carries no annotations
+    start, end = cuda.Event(enable_timing=True), cuda.Event(enable_timing=True)
     for _ in range(5):
         fn()
     start.record()
@@ -69,7 +68,7 @@ def cuda_event_loop(fn: Any, iterations: int = 50) -> float:
 
 
 def gpu_rows(rounds: int, budget: float) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     device = "cuda:0"
     n = 8192
     a = torch.randn(n, n, device=device, dtype=torch.bfloat16)
@@ -126,7 +125,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = parser.parse_args()
     if args.device == "cuda" and not torch.cuda.is_available():
-        print("bench-accuracy: no CUDA device visible to torch", file=sys.stderr)
+        print("bench_accuracy.py: no CUDA device visible to torch", file=sys.stderr)
         return 2
     rows = (
         cpu_rows(args.sizes, args.rounds, args.budget)

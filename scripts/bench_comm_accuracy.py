@@ -8,12 +8,14 @@ the way nccl-tests does: 5 warm-up calls, a barrier, 20 calls, the time per call
 maximum over the ranks (https://github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md). Ratio = our
 median time / the plain loop's median time; the target is 0.90–1.10.
 
-Run from the repository root: scripts/bench-comm-accuracy [--nproc N] [--rounds R] [--json FILE]
+Run from the repository root:
+  python scripts/bench_comm_accuracy.py [--nproc N] [--rounds R] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -21,9 +23,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 TARGET = (0.90, 1.10)
 SIZES = [8, 64 << 10, 1 << 20, 16 << 20]
@@ -60,7 +59,8 @@ def rank_main(args: argparse.Namespace) -> int:
         buf = torch.randn(max(1, size // 4))
         ours_s, plain_s = [], []
         for _ in range(args.rounds):
-            ours_s.append(measure(line, lambda b=buf: dist.all_reduce(b), args.budget).median)
+            call = functools.partial(dist.all_reduce, buf)
+            ours_s.append(measure(line, call, args.budget).median)
             plain_s.append(plain(dist, torch, buf))
         ratio = statistics.median(ours_s) / statistics.median(plain_s)
         rows.append(

@@ -7,7 +7,7 @@ the host the way a tick does, after SLEEP seconds of sleep each time, alternatin
   psutil   LiveHostReader(use_procfs=False): psutil opens /proc/stat and /proc/meminfo each time
   procfs   LiveHostReader(): both files re-read through descriptors held open (Linux)
 and prints each one's median CPU time (this thread's clock) and their ratio.
-Usage: scripts/bench-host-read [--rounds N] [--sleep SECONDS]
+Usage: python scripts/bench_host_read.py [--rounds N] [--sleep SECONDS]
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ Starts `gpu-tui --pane kitchen` in a detached tmux session, lets the race play, 
   fps: distinct screens seen by polling `tmux capture-pane` (the clocks change every frame, so
        each new screen is one frame; polling faster than the frame rate, so none is missed)
   cpu: the gpu-tui process's CPU time over the window, as % of one core (psutil)
-The budget (DESIGN.md) is >= 15 fps at <= 25 % of one core.
-Usage: scripts/bench-kitchen [--size 80x24] [--seconds 8] [--scenario N] [--hidden]
+Budget: >= 15 fps (the race reads as motion) at <= 25 % of one core (cheap enough to leave
+running on a shared machine); hidden behind another pane it costs nothing.
+Usage: python scripts/bench_kitchen.py [--size 80x24] [--seconds 8] [--scenario N] [--hidden]
   --scenario N  press `s` N times first (0 onions, 1 complex-recipe, 2 pantry-bound, ...)
   --hidden      switch to the Specs pane first: the kitchen must then cost nothing
 """

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Key-press latency of the Bench pane while a CPU benchmark saturates every core.
 
-Usage: scripts/bench-responsiveness [--seconds 15] [--budget 2] [--nice 10]
+Usage: python scripts/bench_responsiveness.py [--seconds 15] [--budget 2] [--nice 10]
 
 Runs the real app headless at 80x24 on the Bench pane, starts fp32 GEMM n=1024/2048 in the
 worker process (all threads), and while it measures, presses o / t (switch view) every 100 ms.
@@ -15,22 +15,25 @@ import argparse
 import asyncio
 import os
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from gpu_tui.ui.app import AppConfig, make_app  # noqa: E402
-from gpu_tui.ui.bench import chooser as chooser_module  # noqa: E402
-from gpu_tui.ui.bench.chooser import BenchChooser  # noqa: E402
-from gpu_tui.ui.bench_pane import BenchPane  # noqa: E402
-from tests.ui.conftest import fixed_inventory  # noqa: E402
+from gpu_tui.core.devices import discover_host
+from gpu_tui.core.devices.model import BackendStatus, Inventory
+from gpu_tui.ui.app import AppConfig, make_app
+from gpu_tui.ui.bench import chooser as chooser_module
+from gpu_tui.ui.bench.chooser import BenchChooser
+from gpu_tui.ui.bench_pane import BenchPane
 
 LOAD = {"gemm": {"cpu": {"dtypes": {"fp32": [1024, 2048, 2048, 1024]}}}}
+
+
+def cpu_only_inventory() -> Inventory:
+    """This machine's CPU and memory, and no GPU looked for: the Bench pane offers the CPU."""
+    skipped = BackendStatus("nvml", available=False, reason="not looked for: a CPU-only benchmark")
+    return replace(discover_host(), backends={"nvml": skipped})
 
 
 async def presses(pilot: Any, seconds: float) -> tuple[list[float], list[float]]:
@@ -44,15 +47,17 @@ async def presses(pilot: Any, seconds: float) -> tuple[list[float], list[float]]
         handled.append(time.perf_counter())
         original(view)
 
-    pane.action_view = timed  # type: ignore[method-assign]
-    ran, painted, end, keys = [], [], time.monotonic() + seconds, ("o", "t")
+    pane.action_view = timed
+    ran: list[float] = []
+    painted: list[float] = []
+    end, keys = time.monotonic() + seconds, ("o", "t")
     while time.monotonic() < end:
         start = time.perf_counter()
         await pilot.press(keys[len(painted) % 2])
         painted.append((time.perf_counter() - start) * 1e3)
         ran.append((handled[-1] - start) * 1e3)
         await asyncio.sleep(0.1)
-    pane.action_view = original  # type: ignore[method-assign]
+    pane.action_view = original
     return ran, painted
 
 
@@ -66,7 +71,7 @@ def summary(name: str, values: list[float]) -> str:
 
 
 async def main(seconds: float, budget: float) -> None:
-    inventory = fixed_inventory(demo=False)
+    inventory = cpu_only_inventory()
     app = make_app(AppConfig(pane="bench", discover=lambda: inventory, host="bench"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.5)

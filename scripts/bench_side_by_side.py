@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """Idle CPU of several terminal apps running at the same time, each in its own tmux session.
 
-bench-startup runs gpu-tui and the bare app one after the other; on a small VM the machine's
+bench_startup.py runs gpu-tui and the bare app one after the other; on a small VM the machine's
 background load drifts between runs by as much as the changes worth measuring. Here every
 command runs through the same seconds, so a comparison of two checkouts (or of gpu-tui and
 the bare app) sees the same machine. Each round starts the commands afresh, waits for them to
 settle, and reads each process's CPU time from the kernel's per-thread counters (ns).
 
-Usage: scripts/bench-side-by-side [--size 160x48] [--rounds 4] [--idle 20] NAME=COMMAND ...
+Usage: python scripts/bench_side_by_side.py [--size 160x48] [--rounds 4] [--idle 20]
+                                             NAME=COMMAND ...
 Example, this checkout against another one, with the bare app as the yardstick:
-  scripts/bench-side-by-side bare="python scripts/bare_app.py" \\
+  python scripts/bench_side_by_side.py bare="python scripts/bare_app.py" \\
       now="python -m gpu_tui --pane monitor --demo" \\
       before="cd /tmp/old && python -m gpu_tui --pane monitor --demo"
 Ratios are against the first command. The apps share the machine's caches and the tmux server,
 so every figure reads higher than when each runs alone: use this to compare versions with one
-another, and bench-startup for the budget against the bare app.
+another, and bench_startup.py for the budget against the bare app.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ Runs the two alternately (ROUNDS each) so both see the same machine load, and pr
   RSS: resident memory of the process after the idle window
   --repaint-rows N: also the bare app repainting N rows a second, to tell Textual's own cost
     of repainting from gpu-tui's
-Usage: scripts/bench-startup [--rounds N] [--idle SECONDS] [--pane specs|monitor|...] [--demo]
-                             [--size COLSxROWS] [--repaint-rows N]
+Usage: python scripts/bench_startup.py [--rounds N] [--idle SECONDS] [--pane specs|monitor|...]
+                                      [--demo] [--size COLSxROWS] [--repaint-rows N]
 """
 
 from __future__ import annotations
@@ -134,7 +134,9 @@ def main() -> None:
     bare_start, bare_cpu, bare_ns, bare_rss = medians(results["bare"])
     demo = " --demo" if args.demo else ""
     print(f"\npane {args.pane}{demo}, {args.rounds} rounds, medians ({size[0]}×{size[1]} tmux):")
-    ratios = [ours[0] / bare[0] for ours, bare in zip(results["gpu-tui"], results["bare"], strict=True)]
+    ratios = [
+        ours[0] / bare[0] for ours, bare in zip(results["gpu-tui"], results["bare"], strict=True)
+    ]
     print(
         f"  first full screen  gpu-tui {ours_start:.3f} s  bare {bare_start:.3f} s"
         f"  ratio {ours_start / bare_start:.2f}"

@@ -8,10 +8,10 @@ TICKS ticks by hand on the event loop's thread, timing each part with the thread
   screen   Textual's screen update for those rows (compositor; the headless driver writes
            nothing, so the terminal output is left out)
 Warm loops read lower than the live app, whose tick wakes with cold caches once a second (see
-bench-startup for that), but they repeat to within a few per cent, so two versions can be
+bench_startup.py for that), but they repeat to within a few per cent, so two versions can be
 told apart by a change too small for the live figures on a noisy VM. Run it for each version,
 alternately, a few times.
-Usage: scripts/bench-tick [--size COLSxROWS] [--ticks N]
+Usage: python scripts/bench_tick.py [--size COLSxROWS] [--ticks N]
 """
 
 from __future__ import annotations

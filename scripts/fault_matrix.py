@@ -8,18 +8,18 @@ a disk that fills up (a file-size limit), a hostile file, an impossible number, 
 crashes. It prints, per case, what should happen and what did; the exit status is the number of
 cases that failed. About a minute on a 2-core machine; needs torch for the bench cases.
 
-Usage: scripts/fault-matrix [--only WORD] [--list]
+Usage: python scripts/fault_matrix.py [--only WORD] [--list]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gzip
 import json
 import os
 import resource
-import shutil
 import signal
 import stat
 import subprocess
@@ -31,24 +31,29 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.fakes.fake_nvml import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml  # noqa: E402
-from tests.faults.processes import (  # noqa: E402
+from gpu_tui.testing.fake_nvml import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml
+from gpu_tui.testing.processes import (
     Terminal,
     command,
     environment,
     gone,
     saved_results,
     saved_runs,
-    wait_for,
     workers_of,
 )
 
 QUICK = ["bench", "--only", "launch", "--device", "cpu", "--budget", "0.02"]
 HELD = ["bench", "--only", "launch", "reduction", "--device", "cpu", "--budget", "0.05"]
 STARTUP = 60.0
+
+
+def wait_for(done: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll until ``done()`` holds; fail the case by name after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.02)
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,9 @@ def bench_signal(signum: int) -> Callable[[Path], str]:
         printed, written = json.loads(stdout), json.loads(out.read_text())
         [stored] = saved_runs(data)
         assert process.returncode == 128 + signum, f"rc {process.returncode}"
-        assert printed["interrupted"] and written["interrupted"] and stored["interrupted"]
+        assert printed["interrupted"]
+        assert written["interrupted"]
+        assert stored["interrupted"]
         wait_for(lambda: all(gone(w) for w in workers), 2, "the worker to go")
         return (
             f"rc {process.returncode}; kept {kept(printed)}/{kept(written)}/{kept(stored)} "
@@ -279,7 +286,8 @@ for _call in ("nvmlInit", "nvmlDeviceGetCount"):
     def _info_hang(tmp: Path, call: str = _call) -> str:
         done, took = timed(["info"], nvml_env(tmp, **{HANG_VARIABLE: call}))
         text = " ".join(done.stdout.split())
-        assert done.returncode == 0 and took < 7, f"rc {done.returncode} after {took:.1f} s"
+        assert done.returncode == 0, f"rc {done.returncode} after {took:.1f} s"
+        assert took < 7, f"rc {done.returncode} after {took:.1f} s"
         assert f"NVML call {call} did not return within 5 s" in text, text[-300:]
         assert "CPU" in text
         return f"rc 0 after {took:.1f} s: not answering (NVML call {call} …)"
@@ -288,7 +296,8 @@ for _call in ("nvmlInit", "nvmlDeviceGetCount"):
 @case("driver hang", "watch --count 2, import pynvml hangs", "CPU lines, a note, within 7 s")
 def _watch_import_hang(tmp: Path) -> str:
     done, took = timed(["watch", "--count", "2"], nvml_env(tmp, **{IMPORT_VARIABLE: "hang"}))
-    assert done.returncode == 0 and took < 8, f"rc {done.returncode} after {took:.1f} s"
+    assert done.returncode == 0, f"rc {done.returncode} after {took:.1f} s"
+    assert took < 8, f"rc {done.returncode} after {took:.1f} s"
     assert len(done.stdout.splitlines()) == 2
     assert "not answering" in done.stderr
     return f"rc 0 after {took:.1f} s; 2 CPU lines; {done.stderr.strip()[:60]}…"
@@ -308,7 +317,8 @@ def _bench_hang(tmp: Path) -> str:
 @case("driver hang", "import pynvml raises OSError", "explained in plain words, rc 0")
 def _import_raises(tmp: Path) -> str:
     done = run(["info"], nvml_env(tmp, **{IMPORT_VARIABLE: "OSError"}), timeout=30)
-    assert done.returncode == 0 and "Traceback" not in done.stderr + done.stdout
+    assert done.returncode == 0
+    assert "Traceback" not in done.stderr + done.stdout
     text = " ".join(done.stdout.split())
     assert "installed but broken" in text, text[-300:]
     return "rc 0: " + text[text.index("the nvidia-ml-py package") :][:90] + "…"
@@ -326,7 +336,8 @@ for _key, _label in (("q", "q"), ("\x03", "Ctrl-C")):
             terminal.press(key)
             code = terminal.wait(10)
             took = time.monotonic() - pressed
-            assert code == 0 and took < 1.5, f"rc {code} after {took:.2f} s"
+            assert code == 0, f"rc {code} after {took:.2f} s"
+            assert took < 1.5, f"rc {code} after {took:.2f} s"
             return f"rc 0, {1000 * took:.0f} ms after the key"
         finally:
             terminal.close()
@@ -337,7 +348,8 @@ for _key, _label in (("q", "q"), ("\x03", "Ctrl-C")):
 
 def refused(done: subprocess.CompletedProcess[str], data: Path) -> str:
     line = one_line(done)
-    assert "loading PyTorch" not in done.stderr and not saved_runs(data), "it ran"
+    assert "loading PyTorch" not in done.stderr, "it ran"
+    assert not saved_runs(data), "it ran"
     return f"rc 2 before running: {line}"
 
 
@@ -381,7 +393,8 @@ def _symlink(tmp: Path) -> str:
     target, link = tmp / "target.json", tmp / "link.json"
     link.symlink_to(target)
     done = run([*QUICK, "--out", str(link)], environment(tmp / "d"))
-    assert done.returncode == 0 and link.is_symlink(), done.stderr[-200:]
+    assert done.returncode == 0, done.stderr[-200:]
+    assert link.is_symlink(), done.stderr[-200:]
     return f"rc 0; link kept; target has {results(json.loads(target.read_text()))}"
 
 
@@ -394,7 +407,8 @@ def _fifo(tmp: Path) -> str:
     reader.start()
     done = run([*QUICK, "--out", str(fifo)], environment(tmp / "d"))
     reader.join(10)
-    assert done.returncode == 0 and stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert done.returncode == 0
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
     return f"rc 0; the reader got {len(got[0])} bytes, {results(json.loads(got[0]))}"
 
 
@@ -416,7 +430,8 @@ def _substitution(tmp: Path) -> str:
 @case("outputs", "--out /dev/null", "rc 0, the device left a device")
 def _devnull(tmp: Path) -> str:
     done = run([*QUICK, "--out", "/dev/null"], environment(tmp / "d"))
-    assert done.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert done.returncode == 0
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     return "rc 0; /dev/null is still a character device"
 
 
@@ -438,7 +453,8 @@ def _disk_full(tmp: Path) -> str:
         [*QUICK, "--json", "--out", str(out)], environment(tmp / "d"), preexec_fn=small_files
     )
     warnings = [line for line in done.stderr.splitlines() if "File too large" in line]
-    assert done.returncode == 1 and warnings, done.stderr[-300:]
+    assert done.returncode == 1, done.stderr[-300:]
+    assert warnings, done.stderr[-300:]
     return f"rc 1; {len(warnings)} warnings; stdout has {results(json.loads(done.stdout))}"
 
 
@@ -447,19 +463,21 @@ def _store_file(tmp: Path) -> str:
     data = tmp / "d"
     data.write_text("not a folder")
     done = run([*QUICK, "--json"], environment(data))
-    assert done.returncode == 0 and done.stderr.count("results store") == 1, done.stderr[-300:]
+    assert done.returncode == 0, done.stderr[-300:]
+    assert done.stderr.count("results store") == 1, done.stderr[-300:]
     return f"rc 0; 1 warning; stdout has {results(json.loads(done.stdout))}"
 
 
 # --- 4. files from elsewhere ---------------------------------------------------------------------
 
 
-def baseline(tmp: Path, make: Callable[[Path], None]) -> str:
+def baseline(tmp: Path, make: Callable[[Path], object]) -> str:
     path = tmp / "baseline.json"
     make(path)
     done = run([*QUICK, "--baseline", str(path)], environment(tmp / "d"), timeout=30)
     line = one_line(done)
-    assert "\x1b" not in done.stderr and not saved_runs(tmp / "d"), "it ran"
+    assert "\x1b" not in done.stderr, "it ran"
+    assert not saved_runs(tmp / "d"), "it ran"
     return "rc 2: " + line.replace(str(tmp) + "/", "")[:90]
 
 
@@ -468,7 +486,7 @@ def sparse(path: Path, size: int) -> None:
         out.truncate(size)
 
 
-HOSTILE: dict[str, Callable[[Path], None]] = {
+HOSTILE: dict[str, Callable[[Path], object]] = {
     "NaN in a result": lambda p: p.write_text('{"schema_version": 1, "value": NaN}'),
     "100,000 levels of nesting": lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
     "a wrong type": lambda p: p.write_text(
@@ -485,7 +503,7 @@ HOSTILE: dict[str, Callable[[Path], None]] = {
 }
 for _what, _make in HOSTILE.items():
     case("hostile files", f"--baseline: {_what}", "rc 2, one line, nothing ran")(
-        lambda tmp, make=_make: baseline(tmp, make)
+        functools.partial(baseline, make=_make)
     )
 
 
@@ -498,12 +516,17 @@ NUMBERS = {
     "guide --cost --utilization 150%": ["guide", "--cost", "--utilization", "150%"],
     "kitchen --set cooks=1e400": ["kitchen", "--scenario", "onions", "--set", "cooks=1e400"],
 }
+
+
+def refused_number(args: list[str]) -> Callable[[Path], str]:
+    def go(tmp: Path) -> str:
+        return "rc 2: " + one_line(run(args, environment(tmp / "d"), 30)).split(": ", 3)[-1]
+
+    return go
+
+
 for _what, _args in NUMBERS.items():
-    case("numbers", _what, "rc 2, one line with the valid range")(
-        lambda tmp, args=_args: (
-            "rc 2: " + one_line(run(args, environment(tmp / "d"), 30)).split(": ", 3)[-1]
-        )
-    )
+    case("numbers", _what, "rc 2, one line with the valid range")(refused_number(_args))
 
 
 @case("numbers", "guide --fit 100T --context 10M --batch 1000 --json", "finite JSON")
@@ -535,7 +558,8 @@ def _crash(tmp: Path) -> str:
     env = environment(tmp / "d", GPU_TUI_BENCH_FAULT="crash:reduction")
     done = run([*HELD, "--json"], env)
     document = json.loads(done.stdout)
-    assert done.returncode == 1 and kept(document) >= 1, done.stderr[-200:]
+    assert done.returncode == 1, done.stderr[-200:]
+    assert kept(document) >= 1, done.stderr[-200:]
     assert document["errors"][-1]["kind"] == "crash"
     return f"rc 1; {results(document)} kept; error: {document['errors'][-1]['kind']}"
 
@@ -555,9 +579,6 @@ def main() -> int:
         for c in chosen:
             print(f"{c.group:<14} {c.name}")
         return 0
-    if shutil.which("gpu-tui") is None and not (ROOT / "gpu_tui").is_dir():
-        print("fault-matrix: gpu-tui is not installed", file=sys.stderr)
-        return 2
     failed = 0
     width = max(len(c.name) for c in chosen)
     print(f"{'case':<{width}}  {'expected':<44}  observed")

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One-shot checks for a lent GPU machine: installs nothing, writes everything under "$OUT".
 #
-#   OUT=/tmp/gpu-check scripts/gpu-check            # all sections
-#   scripts/gpu-check bench accuracy                 # only these sections
-#   GPU_CHECK_DEVICE=cpu scripts/gpu-check bench     # dry run of the plumbing on a CPU machine
+#   OUT=/tmp/gpu-check scripts/gpu_check.sh            # all sections
+#   scripts/gpu_check.sh bench accuracy                 # only these sections
+#   GPU_CHECK_DEVICE=cpu scripts/gpu_check.sh bench     # dry run of the plumbing on a CPU machine
 #
 # Each section is a function `section_NAME`; it runs with its own time limit, its output goes to
 # "$WORK/NAME.log", and "$WORK/summary.txt" gets one line per section (exit code, seconds), so one
@@ -51,7 +51,8 @@ BENCH_BUDGET="${BENCH_BUDGET:-0.1}"
 section_bench() {
     # The quick suite on the GPU (and the CPU side of the comparisons) at a short budget. The
     # JSON carries gpu-tui's NVML telemetry per result and before/after in the environment
-    # (rule R9); nvidia-smi's own samples beside it are the cross-check.
+    # ("GPU telemetry while timed", gpu_tui/core/bench/__init__.py); nvidia-smi's own samples
+    # beside it are the cross-check.
     local query=timestamp,index,clocks.sm,clocks.mem,power.draw,power.limit,temperature.gpu
     ( nvidia-smi --query-gpu="$query,clocks_event_reasons.active" --format=csv -lms 500 \
         || nvidia-smi --query-gpu="$query,clocks_throttle_reasons.active" --format=csv -lms 500 ) \
@@ -69,9 +70,9 @@ section_bench() {
     # and keep its raw protocol lines (gpu-tui turns them into a document with % of peak later;
     # there is no gpu-tui telemetry then, only bench-nvidia-smi.csv).
     echo "gpu-tui CLI failed; running the worker directly" >&2
+    # (python -c puts the current folder, the checkout, first on sys.path: gpu_tui is found)
     "$PY" -c "
 import json, sys
-sys.path.insert(0, '.')
 from gpu_tui.core.bench.suites import build_plan
 print(json.dumps(build_plan('quick', devices=sorted({'cpu', sys.argv[2]}), budget_seconds=float(sys.argv[1]))))
 " "$BENCH_BUDGET" "$DEVICE" | "$PY" -u gpu_tui/core/bench/worker/launch.py >"$WORK/bench-worker.jsonl"
@@ -90,7 +91,7 @@ for r in doc["results"]:
     name = f"{r['benchmark']} {r['variant']} {r['dtype']} {r['params']}"
     if t:
         print(f"{name}: cache={r.get('cache')} {json.dumps(t)}")
-    if r["device"] != "cpu":  # how it was timed: R2 warm-up clock, R4 graph replay
+    if r["device"] != "cpu":  # how it was timed: warm-up clock, short-kernel graph replay
         keys = ("method", "warmup_stable", "warmup_sm_clock_mhz", "warmup_clock_unreadable",
                 "calls_per_graph", "launch_inclusive_seconds", "graph_skipped")
         timing = r.get("timing") or {}
@@ -104,7 +105,7 @@ section_accuracy() {
     # device copy bandwidth vs a plain CUDA-event loop; the script exits 1 outside ±5 %.
     local kind=cuda
     [ "$DEVICE" != cpu ] || kind=cpu
-    "$PY" scripts/bench-accuracy --device "$kind" --rounds 3 --budget 0.5 --json "$WORK/accuracy-gpu.json"
+    "$PY" scripts/bench_accuracy.py --device "$kind" --rounds 3 --budget 0.5 --json "$WORK/accuracy-gpu.json"
 }
 
 # --- sections owned by other issues go here (inventory, monitor, screenshots) -----------------
@@ -118,7 +119,7 @@ section_inventory() {
 
 # --- monitor (issue 3): sampler tick time on real NVML, and a minute under a GEMM load --------
 section_monitor() {
-    "$PY" scripts/bench-sampler >"$WORK/bench-sampler.txt" 2>&1 || true
+    "$PY" scripts/bench_sampler.py >"$WORK/bench-sampler.txt" 2>&1 || true
     cat "$WORK/bench-sampler.txt"
     [ "$DEVICE" != cpu ] || return 0
     "$PY" - "$DEVICE" <<'PYLOAD' &
@@ -147,7 +148,7 @@ SECTIONS=(environment inventory monitor bench accuracy screenshots)
 declare -A LIMIT=([environment]=60 [inventory]=60 [monitor]=120 [bench]=300 [accuracy]=120 [screenshots]=120)
 
 PY="$(find_python)" || {
-    echo "gpu-check: no Python with CUDA torch found (set GPU_CHECK_PYTHON)" | tee "$OUT/summary.txt"
+    echo "gpu_check.sh: no Python with CUDA torch found (set GPU_CHECK_PYTHON)" | tee "$OUT/summary.txt"
     exit 1
 }
 export PY ROOT OUT WORK BENCH_BUDGET DEVICE

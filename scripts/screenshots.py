@@ -87,7 +87,9 @@ def main() -> None:
     parser.add_argument("--png", action="store_true", help="also write PNGs (rsvg-convert)")
     parser.add_argument("--out", type=Path, default=OUT, help="folder (default: screenshots/)")
     parser.add_argument(
-        "--real", action="store_true", help="this machine's GPUs, no SIMULATED one (gpu-check)"
+        "--real",
+        action="store_true",
+        help="this machine's GPUs, no SIMULATED one (scripts/gpu_check.sh)",
     )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from gpu_tui.core.devices.host_processes import (
 from gpu_tui.core.devices.nvidia_live import SAMPLE_OVERLAP_US, NvmlSession
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import GpuProcess
-from tests.fakes.fake_nvml import FakeNvml
+from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 
 GIB = 1024**3

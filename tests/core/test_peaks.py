@@ -11,7 +11,7 @@ from gpu_tui.core.peaks import cpu_flops_per_cycle, cpu_fp32_peak, gpu_peaks, sk
 from gpu_tui.core.sources import Source
 
 NOT_READ = Unknown("not read")
-TIGHT = 1e-3  # relative: the reference rounds to one decimal place
+TIGHT = 1e-3  # relative: NVIDIA's H100 whitepaper rounds its figures to one decimal place
 
 
 def peaks_for(
@@ -212,7 +212,7 @@ def test_geforce_ada_runs_fp32_accumulate_at_half_rate() -> None:
 
 
 def test_geforce_4090_uses_boost_clock_not_nvml_max() -> None:
-    # Recorded RTX 4090: NVML max SM clock 3105 MHz, boost 2520 MHz (tests/fixtures/nvml).
+    # Recorded RTX 4090: NVML max SM clock 3105 MHz, boost 2520 MHz (gpu_tui/testing/nvml_readings).
     peaks = peaks_for("NVIDIA GeForce RTX 4090", "8.9", 128, 3105, 10501, 384)
     assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)

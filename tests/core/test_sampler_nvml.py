@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-import time
 
 import pytest
 
@@ -14,7 +13,8 @@ from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
-from tests.fakes.fake_nvml import FakeNvml
+from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.polling import wait_for
 
 HGX_POWER_WATTS = [100.89, 82.81, 85.98, 85.48, 84.94, 85.27, 86.05, 75.0]
 MISSING_PID = 2**31 - 1  # above any pid_max: like a host PID seen from inside a container
@@ -109,10 +109,8 @@ def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late() -> None
     assert threading.active_count() == threads  # no new thread per hung call
     assert again.cpu.per_core_percent  # the host part of the tick is fresh
     fake.block("nvmlDeviceGetPowerUsage", 0.0)
-    for _ in range(100):  # the blocked calls return on their own threads; wait, untimed
-        if not sampler.hung_devices:
-            break
-        time.sleep(0.05)
+    # the blocked calls return on their own threads; how long they take is not the test
+    wait_for(lambda: not sampler.hung_devices, "the blocked calls to return", every=0.05)
     recovered = sampler.tick()
     assert not any(g.stale for g in recovered.gpus)
     sampler.stop()

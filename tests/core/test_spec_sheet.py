@@ -19,7 +19,7 @@ from gpu_tui.core.fields import Unknown
 from gpu_tui.core.inventory_json import inventory_json
 from gpu_tui.core.peaks import gpu_peaks
 from gpu_tui.core.spec_sheet import SpecRow, accelerator_section, simd_summary, spec_sheet
-from tests.fakes.fake_nvml import FakeNvml, install_as_pynvml
+from gpu_tui.testing.fake_nvml import FakeNvml, install_as_pynvml
 from tests.ui.conftest import fixed_inventory
 
 

@@ -1,1 +1,1 @@
-"""Test doubles for hardware libraries this machine lacks (NVML)."""
+"""Fakes for the tests alone; the NVML double, shared with scripts/, is gpu_tui.testing."""

@@ -21,7 +21,8 @@ import pytest
 
 from gpu_tui.core.bench.results import RunDocument
 from gpu_tui.core.comm.bandwidth import OPERATIONS
-from tests.faults.processes import command, environment, gone, wait_for
+from gpu_tui.testing.processes import command, environment, gone
+from tests.polling import wait_for
 
 pytest.importorskip("torch.distributed")
 
@@ -53,7 +54,11 @@ def tree(pid: int) -> list[psutil.Process]:
 
 
 def assert_all_gone(processes: list[psutil.Process], within: float = 10) -> None:
-    wait_for(lambda: all(gone(p) for p in processes), within, "every rank and the launcher to end")
+    wait_for(
+        lambda: all(gone(p) for p in processes),
+        "every rank and the launcher to end",
+        timeout=within,
+    )
 
 
 @pytest.mark.timeout(60)
@@ -180,7 +185,9 @@ def test_a_signal_stops_every_rank_and_keeps_results(
         text=True,
     )
     try:
-        wait_for(lambda: out.exists() and json.loads(out.read_text())["results"], 40, "a result")
+        wait_for(
+            lambda: out.exists() and json.loads(out.read_text())["results"], "a result", timeout=40
+        )
         started = tree(process.pid)
         listening = [
             c.laddr.ip

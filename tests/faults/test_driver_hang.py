@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from textual.widgets import Static
@@ -33,20 +33,21 @@ from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
-from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.monitor.gpu_card import GpuCard
-from gpu_tui.ui.monitor.host_panel import HostPanel
-from gpu_tui.ui.monitor_pane import MonitorPane
-from gpu_tui.ui.specs_pane import SpecsPane
-from tests.fakes import scripted_worker
-from tests.fakes.fake_nvml import (
+from gpu_tui.testing.fake_nvml import (
     HANG_VARIABLE,
     IMPORT_ERRORS,
     IMPORT_VARIABLE,
     FakeNvml,
     install_as_pynvml,
 )
-from tests.faults.processes import Terminal, wait_for
+from gpu_tui.testing.processes import Terminal
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from gpu_tui.ui.monitor.gpu_card import GpuCard
+from gpu_tui.ui.monitor.host_panel import HostPanel
+from gpu_tui.ui.monitor_pane import MonitorPane
+from gpu_tui.ui.specs_pane import SpecsPane
+from tests.fakes import scripted_worker
+from tests.polling import until, wait_for
 
 T = TypeVar("T")
 
@@ -281,7 +282,7 @@ def test_q_and_ctrl_c_quit_at_once_while_nvml_init_hangs(shim: Path, pane: str, 
     env = {k: v for k, v in env.items() if not k.startswith("TEXTUAL")} | {"TERM": "xterm"}
     terminal = Terminal(["--pane", pane], env)
     try:
-        wait_for(lambda: terminal.shows("CPU"), 20, "the first screen")
+        wait_for(lambda: terminal.shows("CPU"), "the first screen", timeout=20)
         time.sleep(1.0)  # NVML init is stuck by now, on whatever thread runs it
         pressed = time.monotonic()
         terminal.press(key)
@@ -322,11 +323,7 @@ def hanging(short_limit: float) -> Iterator[Callable[..., FakeNvml]]:
 
 def answering_again() -> None:
     """Wait (bounded) until the NVML thread's stuck call, released, has returned."""
-    for _ in range(500):
-        if GATE.stuck is None:
-            return
-        time.sleep(0.01)
-    raise AssertionError("a released NVML call did not return")
+    wait_for(lambda: GATE.stuck is None, "the released NVML call to return", timeout=5, every=0.01)
 
 
 def within(seconds: float, call: Callable[[], T]) -> tuple[T, float]:
@@ -454,15 +451,6 @@ def test_bench_telemetry_neither_waits_for_nor_is_held_by_a_hung_driver(
     assert after["cuda:0"]["power_watts"] == 74.58
 
 
-async def until(pilot: Any, condition: Callable[[], bool], what: str, seconds: float = 4) -> None:
-    """Let the app run until ``condition`` holds (bounded: a broken pane fails, not hangs)."""
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
-
-
 async def test_the_specs_pane_shows_the_cpu_then_nvml_not_answering(
     hanging: Callable[..., FakeNvml],
 ) -> None:
@@ -510,7 +498,7 @@ async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
             pane = app.query_one(MonitorPane)
             host = app.query_one(HostPanel)
             no_gpu = app.query_one("#monitor-no-gpu", Static)
-            await until(pilot, lambda: host.sample is not None, "CPU readings", seconds=2)
+            await until(pilot, lambda: host.sample is not None, "CPU readings", timeout=2)
             assert "Opening GPUs" in str(no_gpu.render())  # NVML is still stuck in its init
             assert host.core_count == os.cpu_count()
             expected = f"No GPUs to show: {reason('nvmlInit', SHORT_LIMIT_SECONDS)}."

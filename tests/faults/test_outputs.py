@@ -26,9 +26,10 @@ from textual.widgets import Input
 
 from gpu_tui.core.bench.outputs import NEW_FILE_MODE, Destination
 from gpu_tui.core.errors import UsageError
+from gpu_tui.testing.processes import command, environment, saved_runs
 from gpu_tui.ui.bench.run_progress import RunProgress
-from tests.faults.processes import command, environment, saved_runs
-from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run, until
+from tests.polling import WORKER_RUN, until
+from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
 
 QUICK = ["bench", "--only", "launch", "--device", "cpu", "--budget", "0.02"]
 
@@ -277,7 +278,7 @@ async def test_the_pane_runs_on_without_a_store_and_exports_with_x(
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         assert "cannot save to the results store" in notice(pane)
         assert "x exports this run to a file elsewhere" in notice(pane)
         headline = pane.query_one(RunProgress).headline
@@ -287,5 +288,5 @@ async def test_the_pane_runs_on_without_a_store_and_exports_with_x(
         await pilot.press("x")
         app.screen.query_one(Input).value = str(tmp_path / "kept.json")
         await pilot.press("enter")
-        await until(pilot, lambda: (tmp_path / "kept.json").exists())
+        await until(pilot, lambda: (tmp_path / "kept.json").exists(), "kept.json")
         assert results_in((tmp_path / "kept.json").read_text()) == len(pane.results)

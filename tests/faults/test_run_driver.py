@@ -20,12 +20,13 @@ from gpu_tui.core.bench import runner as runner_module
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.testing.processes import gone, saved_runs
 from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench.run_progress import RunProgress
 from tests.fakes.scripted_worker import environment, install
-from tests.faults.processes import gone, saved_runs, wait_for
-from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run, until
-from tests.ui.test_kitchen_measure import kitchen_app, panel_text, quick, wait_until
+from tests.polling import WORKER_RUN, until, wait_for
+from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
+from tests.ui.test_kitchen_measure import kitchen_app, panel_text, quick
 
 TINY_PLAN = build_plan("quick", only=["launch"], devices=["cpu"], budget_seconds=0.02)
 
@@ -148,13 +149,18 @@ async def test_the_bench_pane_shows_a_failed_run_and_can_run_again(
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         assert "a bug in reading results" in notice(pane)
         assert pane.query_one(RunProgress).headline.startswith("Failed: 0 results")
         assert not pane.has_class("-running")
         monkeypatch.undo()
         await pilot.press("r")
-        await until(pilot, lambda: pane.runner is None and bool(pane.results))
+        await until(
+            pilot,
+            lambda: pane.runner is None and bool(pane.results),
+            "the rerun",
+            timeout=WORKER_RUN,
+        )
         assert pane.query_one(RunProgress).headline.startswith("Done: ")
 
 
@@ -171,7 +177,7 @@ async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         assert (
             "A background task failed (bench-run): RuntimeError: the task itself broke. The "
             "rest of gpu-tui keeps working."
@@ -179,7 +185,12 @@ async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed
         assert pane.query_one(RunProgress).headline.startswith("Failed: 0 results")
         monkeypatch.undo()
         await pilot.press("r")
-        await until(pilot, lambda: pane.runner is None and bool(pane.results))
+        await until(
+            pilot,
+            lambda: pane.runner is None and bool(pane.results),
+            "the rerun",
+            timeout=WORKER_RUN,
+        )
 
 
 async def test_the_kitchen_measurement_shows_a_failure_and_can_measure_again(
@@ -191,12 +202,17 @@ async def test_the_kitchen_measurement_shows_a_failure_and_can_measure_again(
         await pilot.pause()
         panel = quick(app)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to end", timeout=WORKER_RUN)
         assert "a bug in reading results" in panel_text(app)
         assert not panel.running
         monkeypatch.undo()
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished and bool(panel.results))
+        await until(
+            pilot,
+            lambda: panel.finished and bool(panel.results),
+            "the remeasurement",
+            timeout=WORKER_RUN,
+        )
         assert "measured:" in panel_text(app)
 
 
@@ -211,7 +227,7 @@ async def test_a_failed_measurement_task_stops_its_worker(monkeypatch: pytest.Mo
 
         monkeypatch.setattr("gpu_tui.ui.kitchen.measure_panel.drive", broken)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to end", timeout=WORKER_RUN)
         assert "the measurement task broke" in panel_text(app)
         assert not panel.running
         assert isinstance(app.query_one("#measure-body", Static), Static)
@@ -222,8 +238,8 @@ def test_no_worker_is_left_behind() -> None:
 
     wait_for(
         lambda: all(gone(child) for child in psutil.Process().children(recursive=True)),
-        5,
         "every child process to end",
+        timeout=5,
     )
 
 
@@ -235,13 +251,12 @@ async def test_a_failed_hardware_discovery_is_shown_and_the_app_goes_on() -> Non
     shown: list[str] = []
     app.notify = lambda message, **options: shown.append(message)  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            if shown:
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: bool(shown), "the failure notified", timeout=10)
         assert shown == [
             "A background task failed (inventory): RuntimeError: the inventory broke. The rest "
             "of gpu-tui keeps working."
         ]
         await pilot.press("3")  # the app still answers
-        await wait_until(pilot, lambda: "kitchen" in app.panes and app.panes["kitchen"].display)
+        await until(
+            pilot, lambda: "kitchen" in app.panes and app.panes["kitchen"].display, "the Kitchen"
+        )

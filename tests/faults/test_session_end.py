@@ -17,16 +17,16 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.faults.processes import (
+from gpu_tui.testing.processes import (
     Terminal,
     command,
     environment,
     gone,
     saved_results,
     saved_runs,
-    wait_for,
     workers_of,
 )
+from tests.polling import wait_for
 
 # launch results arrive in a second or two; then the worker is held inside "reduction"
 HELD_RUN = ["bench", "--only", "launch", "reduction", "--device", "cpu", "--budget", "0.05"]
@@ -52,7 +52,9 @@ def test_a_signal_stops_bench_and_keeps_every_result_everywhere(
     out = tmp_path / "run.json"
     process, data = start_bench(tmp_path, "hang:reduction", "--json", "--out", str(out))
     try:
-        wait_for(lambda: saved_results(data) >= 1, STARTUP_SECONDS, "the first saved result")
+        wait_for(
+            lambda: saved_results(data) >= 1, "the first saved result", timeout=STARTUP_SECONDS
+        )
         workers = workers_of(process.pid)
         assert workers, "the run has a worker process"
         process.send_signal(signum)
@@ -70,13 +72,13 @@ def test_a_signal_stops_bench_and_keeps_every_result_everywhere(
         assert [r["benchmark"] for r in document["results"]].count("launch") >= 1
         assert document["finished_at"]
     assert len(printed["results"]) == len(written["results"]) == len(stored["results"])
-    wait_for(lambda: all(gone(w) for w in workers), 2.0, "the worker to be gone")
+    wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
 
 
 def test_a_signal_before_the_worker_answers_still_ends_cleanly(tmp_path: Path) -> None:
     process, _ = start_bench(tmp_path, "", "--json")
     try:
-        wait_for(lambda: bool(workers_of(process.pid)), STARTUP_SECONDS, "the worker")
+        wait_for(lambda: bool(workers_of(process.pid)), "the worker", timeout=STARTUP_SECONDS)
         workers = workers_of(process.pid)
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=15)
@@ -84,7 +86,7 @@ def test_a_signal_before_the_worker_answers_still_ends_cleanly(tmp_path: Path) -
         process.kill()
     assert process.returncode == 128 + signal.SIGTERM, stderr
     assert json.loads(stdout)["interrupted"] is True
-    wait_for(lambda: all(gone(w) for w in workers), 2.0, "the worker to be gone")
+    wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
 
 
 @pytest.mark.parametrize(
@@ -100,13 +102,15 @@ def test_the_worker_dies_within_a_second_of_gpu_tui_killed_with_sigkill(
 ) -> None:
     process, data = start_bench(tmp_path, fault)
     try:
-        wait_for(lambda: saved_results(data) >= 1, STARTUP_SECONDS, "the first saved result")
+        wait_for(
+            lambda: saved_results(data) >= 1, "the first saved result", timeout=STARTUP_SECONDS
+        )
         [worker] = workers_of(process.pid)
         time.sleep(0.3)  # well inside the held benchmark
         assert not gone(worker)
         process.send_signal(signal.SIGKILL)
         killed = time.monotonic()
-        wait_for(lambda: gone(worker), 1.0, "the orphaned worker to die")
+        wait_for(lambda: gone(worker), "the orphaned worker to die", timeout=1.0)
         assert time.monotonic() - killed < 1.0
     finally:
         process.kill()
@@ -142,10 +146,10 @@ def start_tui_run(tmp_path: Path, fault: str = "hang:bandwidth") -> tuple[Termin
     """The Bench pane with a quick CPU run going on (held in bandwidth by the fault hook)."""
     data = tmp_path / "data"
     terminal = Terminal(["--pane", "bench"], environment(data, GPU_TUI_BENCH_FAULT=fault))
-    wait_for(lambda: terminal.shows("Ready"), 30, "the Bench pane")
+    wait_for(lambda: terminal.shows("Ready"), "the Bench pane", timeout=30)
     time.sleep(1)  # keys typed while the app still sets up the terminal are not read
     terminal.press("r")
-    wait_for(lambda: saved_results(data) >= 1, STARTUP_SECONDS, "the first saved result")
+    wait_for(lambda: saved_results(data) >= 1, "the first saved result", timeout=STARTUP_SECONDS)
     return terminal, data
 
 
@@ -163,7 +167,7 @@ def test_the_tui_ends_a_run_cleanly_when_its_session_ends(tmp_path: Path, how: s
             terminal.signal(signum)
             expected = 128 + signum
         assert terminal.wait(10) == expected
-        wait_for(lambda: all(gone(w) for w in workers), 2.0, "the worker to be gone")
+        wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
         [run] = saved_runs(data)
         assert run["interrupted"] is True
         assert run["finished_at"]
@@ -177,7 +181,7 @@ def test_the_tui_killed_with_sigkill_leaves_no_worker(tmp_path: Path) -> None:
     try:
         [worker] = workers_of(terminal.process.pid)
         terminal.signal(signal.SIGKILL)
-        wait_for(lambda: gone(worker), 1.0, "the orphaned worker to die")
+        wait_for(lambda: gone(worker), "the orphaned worker to die", timeout=1.0)
         assert len(saved_runs(data)[0]["results"]) >= 1  # saved after every result
     finally:
         terminal.close()
@@ -188,14 +192,16 @@ def test_the_kitchen_measurement_stops_with_the_tui(tmp_path: Path) -> None:
     env = environment(data, GPU_TUI_BENCH_FAULT="hang:reduction,hang:crossover")
     terminal = Terminal(["--pane", "kitchen"], env)
     try:
-        wait_for(lambda: terminal.shows("Kitchen"), 30, "the Kitchen pane")
+        wait_for(lambda: terminal.shows("Kitchen"), "the Kitchen pane", timeout=30)
         time.sleep(1)  # keys typed while the app still sets up the terminal are not read
         terminal.press("m")
-        wait_for(lambda: bool(workers_of(terminal.process.pid)), 30, "the measurement's worker")
+        wait_for(
+            lambda: bool(workers_of(terminal.process.pid)), "the measurement's worker", timeout=30
+        )
         workers = workers_of(terminal.process.pid)
         terminal.signal(signal.SIGTERM)
         assert terminal.wait(10) == 128 + signal.SIGTERM
-        wait_for(lambda: all(gone(w) for w in workers), 2.0, "the worker to be gone")
+        wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
     finally:
         terminal.close()
 

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from gpu_tui.core.bench import build_plan, estimate_seconds
 from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
+from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import bench_plot, plot_data, result_text, results_table
 from gpu_tui.ui.bench.chooser import BenchChooser
@@ -29,8 +29,8 @@ from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.bench_pane import BenchPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
-from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import cuda_device, environment, gemm_result, install
+from tests.polling import WORKER_RUN, until
 from tests.ui.conftest import fixed_inventory
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bench" / "data" / "results"
@@ -62,13 +62,6 @@ def bench_app(**config: Any) -> GpuTuiApp:
     return make_app(AppConfig(pane="bench", discover=lambda: inventory, host="test", **config))
 
 
-async def until(pilot: Pilot[Any], done: Callable[[], bool], timeout: float = 90.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < end, "timed out waiting for the pane"
-        await pilot.pause(0.05)
-
-
 async def start_tiny_run(pilot: Pilot[Any], only: list[str]) -> BenchPane:
     await pilot.pause()  # the app focuses the pane after its first refresh
     pane = pilot.app.query_one(BenchPane)
@@ -90,7 +83,7 @@ async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path)
     app = bench_app(nvml=fake)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "crossover", "linear"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         table = pane.query_one(ResultsTable)
         names = [r.benchmark for r in table.results]
         assert names.count("gemm") == 4  # n=32, 64 through torch and through numpy
@@ -115,14 +108,19 @@ async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
         runner = pane.runner
         assert runner is not None
         tracker = pane.query_one("#bench-progress").tracker  # type: ignore[attr-defined]
-        await until(pilot, lambda: tracker.current.startswith("reduction"))
+        await until(
+            pilot,
+            lambda: tracker.current.startswith("reduction"),
+            "the reduction",
+            timeout=WORKER_RUN,
+        )
         await pilot.press("escape")
         stopped_at = time.monotonic()
-        await until(pilot, lambda: not runner.running, timeout=5)
+        await until(pilot, lambda: not runner.running, "the worker gone", timeout=5)
         gone = time.monotonic() - stopped_at
         print(f"Esc to worker gone: {gone:.2f} s")
         assert gone < 1.5  # 1 s grace, then SIGKILL; the margin is for a busy test machine
-        await until(pilot, lambda: pane.runner is None, timeout=5)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=5)
         assert [r.benchmark for r in pane.query_one(ResultsTable).results] == ["gemm"] * 4
         assert "Stopped: 4 results (kept)" in pane.query_one("#bench-progress").headline  # type: ignore[attr-defined]
         saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
@@ -137,7 +135,7 @@ async def test_a_crashing_worker_shows_what_happened_and_what_to_do(
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "reduction"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         text = notice(pane)
         assert "the worker died (signal 9) during reduction" in text
         assert "smaller budget" in text
@@ -153,7 +151,7 @@ async def test_a_python_without_torch_says_how_to_fix_it(tmp_path: Path) -> None
     app = bench_app(bench_python=str(venv / "bin" / "python"))
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         text = notice(pane)
         assert "PyTorch is not installed for" in text
         assert "--bench-python PATH" in text
@@ -163,7 +161,7 @@ async def test_a_missing_bench_python_is_one_clear_line(tmp_path: Path) -> None:
     app = bench_app(bench_python=str(tmp_path / "nope"))
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         assert "no executable file there" in notice(pane)
 
 
@@ -172,7 +170,7 @@ async def test_keyboard_alone_chooses_reads_and_plots_at_80x24(data_dir: Path) -
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         assert pane.view == "table"  # the last saved run is shown at start
         table = pane.query_one(ResultsTable)
@@ -211,7 +209,7 @@ async def test_the_widest_figures_fit_their_columns_at_80x24_without_scrolling_s
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         table = pane.query_one(ResultsTable)
         table.show(widest)
         await pilot.pause()
@@ -228,12 +226,12 @@ async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir:
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         await pilot.press("c")  # the runs offered are read (checked) in a thread first
-        await until(pilot, lambda: isinstance(app.screen, PathDialog), 10)
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the run picker", timeout=10)
         await pilot.press("enter")  # the newest other run
-        await until(pilot, lambda: pane.baseline is not None)
+        await until(pilot, lambda: pane.baseline is not None, "the baseline loaded")
         await pilot.pause()
         table = pane.query_one(ResultsTable)
         assert table.deltas
@@ -248,13 +246,13 @@ async def test_export_writes_json_and_csv(data_dir: Path, tmp_path: Path) -> Non
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         await pilot.press("x")
         app.screen.query_one(Input).value = str(tmp_path / "out" / "run")
         await pilot.press("enter")
-        await until(pilot, lambda: (tmp_path / "out" / "run.csv").exists())
-        await until(pilot, lambda: (tmp_path / "out" / "run.json").exists())
+        await until(pilot, lambda: (tmp_path / "out" / "run.csv").exists(), "run.csv")
+        await until(pilot, lambda: (tmp_path / "out" / "run.json").exists(), "run.json")
         rows = (tmp_path / "out" / "run.csv").read_text().splitlines()
         assert len(rows) == 24
 
@@ -315,7 +313,7 @@ def recorded_app(data_dir: Path) -> GpuTuiApp:
 
 async def loaded(pilot: Pilot[Any]) -> None:
     pane = pilot.app.query_one(BenchPane)
-    await until(pilot, lambda: bool(pane.results))
+    await until(pilot, lambda: bool(pane.results), "the saved run shown")
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause(0.5)  # the plot's first redraw is rate-limited
@@ -354,10 +352,12 @@ async def test_a_gpu_run_shows_live_clock_power_temperature_and_throttling(
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm"])
         progress = pane.query_one(RunProgress)
-        await until(pilot, lambda: line in str(progress.render()))
+        await until(
+            pilot, lambda: line in str(progress.render()), "the GPU line", timeout=WORKER_RUN
+        )
         assert "GEMM bf16" in str(progress.render())  # beside the current measurement
         release.touch()
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         assert line not in str(progress.render())  # only while a GPU run goes on
         (result,) = pane.query_one(ResultsTable).results
         assert result.telemetry is not None
@@ -432,7 +432,7 @@ async def test_a_worker_without_numpy_says_so_on_screen(
     app = bench_app(bench_python=install(tmp_path, script, monkeypatch))
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm"])
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
         text = notice(pane)
         assert "Skipped 1 row (gemm): numpy is not installed" in text
         assert "pip install numpy" in text
@@ -450,7 +450,7 @@ async def test_a_loaded_run_that_skipped_numpy_rows_says_so(data_dir: Path) -> N
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         assert "Skipped 1 row (linear): numpy is not installed" in notice(pane)
 
@@ -460,7 +460,7 @@ async def test_what_it_measured_scrolls_by_keyboard_and_says_so(data_dir: Path) 
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         box = pane.query_one("#bench-detail-box", ReadingBox)
         assert box.overflows  # 5 lines of room at 80×24

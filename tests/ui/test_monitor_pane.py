@@ -6,28 +6,19 @@ import os
 from collections.abc import Callable
 
 import pytest
-from textual.pilot import Pilot
 
 from gpu_tui.core.sampler import step_interval
+from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import HIDDEN_PID, OTHER, ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
+from tests.polling import until
 
 FAST = 0.1
 """Refresh interval for tests: ticks come quickly, and nothing asserts on timing."""
 MISSING_PID = 2**31 - 1  # above any pid_max: a host PID as seen from inside a container
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``condition`` holds (bounded, so a broken pane fails, not hangs)."""
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def pane_of(app: GpuTuiApp) -> MonitorPane:

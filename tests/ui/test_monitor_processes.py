@@ -9,29 +9,21 @@ from collections.abc import Callable
 
 import psutil
 import pytest
-from textual.pilot import Pilot
 
+from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
+from tests.polling import until
 
 FAST = 0.1
 COLUMNS_SHOWN = ("GPU", "PID", "USER", "TYPE", "VRAM", "SM%", "CPU%", "RAM", "TIME")
 GIB = 1 << 30
 LONG = ["python", "-m", "torch.distributed.run", "--nproc-per-node=8", "train.py"]
 LONG += ["--config", "configs/llama-3.1-70b-long-context.yaml", "--resume", "latest"]
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ the app itself)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -13,12 +12,13 @@ import psutil
 import pytest
 from textual.pilot import Pilot
 
+from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.host import ScriptedHost
 from tests.fakes.processes import FakeHostProcess, FakeProcess
+from tests.polling import until
 
 TICKS = 48
 """History the test feeds in after the first tick: enough for the graphs to have a shape."""
@@ -47,13 +47,6 @@ def vary(fake: FakeNvml, n: int) -> None:
             sm_clock_mhz=345 + 16 * busy,
             temperature_c=30 + busy // 3,
         )
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    end = time.monotonic() + 10
-    while not condition():
-        assert time.monotonic() < end, f"never happened: {what}"
-        await pilot.pause(0.02)
 
 
 def train(fake: FakeNvml, n: int) -> None:

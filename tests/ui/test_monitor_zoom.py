@@ -10,25 +10,18 @@ from textual.pilot import Pilot
 
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.samples import CpuSample, MemorySample, Sample
+from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.samples import gpu_sample
+from tests.polling import until
 
 NEVER = 60.0
 """Refresh interval: after its first tick the sampler's own thread never ticks in a test. That
 first tick lasts its 60 s on the graphs' time axis; the ticks the tests add, 1 s or 2 s each."""
-
-
-async def until(pilot: Pilot[int], condition: Callable[[], bool], what: str) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 def status(app: GpuTuiApp) -> str:

@@ -1,4 +1,5 @@
-"""GPU telemetry during bench runs (rule R9): windows, warnings, NVML matching, the runner."""
+"""GPU telemetry during bench runs ("GPU telemetry while timed"): windows, warnings, NVML
+matching, the runner."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from gpu_tui.core.bench.gpu_match import identities, match
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.bench.telemetry import Reading, Telemetry, summarise, warning
-from tests.fakes.fake_nvml import FakeNvml
+from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import (
     H200_UUID,
     cuda_device,

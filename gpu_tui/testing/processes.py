@@ -1,5 +1,6 @@
-"""Running gpu-tui as a user does, for the fault tests: a headless command, or the TUI on a real
-pseudo-terminal, and watching the processes it leaves (or must not leave) behind."""
+"""Running gpu-tui as a user does, for the fault tests and ``scripts/fault_matrix.py``: a headless
+command, or the TUI on a real pseudo-terminal, and watching the processes it leaves (or must not
+leave) behind."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ import subprocess
 import sys
 import termios
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +32,6 @@ def environment(data_dir: Path, **extra: str) -> dict[str, str]:
     env.update(GPU_TUI_DATA_DIR=str(data_dir), TERM="xterm-256color", **extra)
     env.pop("NO_COLOR", None)
     return env
-
-
-def wait_for(done: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.02)
 
 
 def workers_of(pid: int) -> list[psutil.Process]:

@@ -1,9 +1,10 @@
 """A stand-in for nvidia-ml-py's ``pynvml`` module, driven by recorded GPU readings, with faults.
 
 Function names, constants, error classes and error codes follow nvidia-ml-py 13.x. Readings come
-from ``tests/fixtures/nvml/*.json`` (each file says where its numbers were recorded). A ``null``
-or missing reading makes the matching call raise ``NVMLError_NotSupported``, as a real driver
-does for a field the GPU lacks.
+from ``gpu_tui/testing/nvml_readings/*.json`` (each file says where its numbers were recorded). A
+``null`` or missing reading makes the matching call raise ``NVMLError_NotSupported``, as a real
+driver does for a field the GPU lacks. The tests use it, and so do ``scripts/bench_sampler.py`` and
+``scripts/fault_matrix.py``.
 
 Fault injection::
 
@@ -45,8 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "nvml"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "nvml_readings"
 HANG_VARIABLE = "GPU_TUI_FAKE_NVML_HANG"
 IMPORT_VARIABLE = "GPU_TUI_FAKE_NVML_IMPORT"
 FIXTURE_VARIABLE = "GPU_TUI_FAKE_NVML_FIXTURE"
@@ -128,6 +128,10 @@ def _class_name(constant: str) -> str:
     return "NVMLError_" + "".join(part.capitalize() for part in constant.split("_"))
 
 
+def _init(self: NVMLError, *args: object) -> None:
+    Exception.__init__(self, self.value)
+
+
 ERROR_CLASSES: dict[str, type[NVMLError]] = {}
 for _constant, _code in ERROR_CODES.items():
 
@@ -137,8 +141,8 @@ for _constant, _code in ERROR_CODES.items():
 
         return new
 
-    _cls = type(_class_name(_constant), (NVMLError,), {"__new__": _make_new(_code)})
-    _cls.__init__ = lambda self, *args: Exception.__init__(self, self.value)  # type: ignore[method-assign]
+    _methods = {"__new__": _make_new(_code), "__init__": _init}
+    _cls = type(_class_name(_constant), (NVMLError,), _methods)
     ERROR_CLASSES[_cls.__name__] = _cls
     NVMLError._by_code[_code] = _cls
 
@@ -247,11 +251,11 @@ class FakeNvml(types.ModuleType):
 
     @classmethod
     def load(cls, name: str) -> FakeNvml:
-        """A fake driven by ``tests/fixtures/nvml/<name>.json``."""
+        """A fake driven by ``nvml_readings/<name>.json``."""
         return cls(json.loads((FIXTURES / f"{name}.json").read_text()), name)
 
     def add_readings(self, name: str) -> None:
-        """Merge ``tests/fixtures/nvml/<name>.json`` in: its ``devices[i]`` fields into device
+        """Merge ``nvml_readings/<name>.json`` in: its ``devices[i]`` fields into device
         i, its other keys at the top (e.g. the NVLink and PCIe topology of a recorded node)."""
         extra = json.loads((FIXTURES / f"{name}.json").read_text())
         for device, more in zip(self.devices, extra.pop("devices", []), strict=False):
@@ -601,7 +605,7 @@ class FakeNvml(types.ModuleType):
             for p in procs.get(kind) or []
             if p.get("sm_percent") is not None
         ]
-        fresh = [sample for sample in samples if sample.timeStamp > last_seen]
+        fresh = samples if self._utilization_clock > last_seen else []  # all stamped alike
         if not fresh:
             raise error("NotFound")
         return fresh
@@ -653,11 +657,10 @@ IMPORT_ERRORS: dict[str, BaseException] = {
 }
 
 _SHIM = """\
-\"\"\"Test double standing in for nvidia-ml-py's pynvml (written by tests/fakes/fake_nvml.py).\"\"\"
+\"\"\"Test double standing in for nvidia-ml-py's pynvml (from gpu_tui.testing.fake_nvml).\"\"\"
 import sys
 
-sys.path.insert(0, {root!r})
-from tests.fakes.fake_nvml import pynvml_from_environment
+from gpu_tui.testing.fake_nvml import pynvml_from_environment
 
 sys.modules[__name__] = pynvml_from_environment()
 """
@@ -668,7 +671,7 @@ def install_as_pynvml(directory: Path) -> Path:
     subprocess's ``import pynvml`` builds this double, faults chosen by the variables above."""
     directory.mkdir(parents=True, exist_ok=True)
     shim = directory / "pynvml.py"
-    shim.write_text(_SHIM.format(root=str(REPO_ROOT)))
+    shim.write_text(_SHIM)
     return shim
 
 
