@@ -2,7 +2,7 @@
 
 Why not psutil for these two: psutil opens the file on every call. On a VM, the first open
 after the sampler's one-second sleep costs a third to half a millisecond of CPU, while
-re-reading a descriptor already open costs a tenth of that (``scripts/bench-host-read``). The
+re-reading a descriptor already open costs a tenth of that (``scripts/bench_host_read.py``). The
 sampler reads both files every tick, so this was most of its cost. Everything else, and every
 other platform, stays with psutil; so does any /proc/meminfo that psutil would have to estimate.
 """

@@ -1,4 +1,9 @@
-"""Work counted explicitly (rule R8): FLOP and bytes per call, and the figure each result shows."""
+"""Work counted explicitly: FLOP and bytes per call, and the figure each result shows.
+
+**Work counted by formula** — a rate is the work one call does, counted here from its
+parameters (2·m·n·k FLOP for a GEMM, the arrays STREAM reads and writes, ...), divided by
+the median time per call, so every figure can be checked by hand.
+"""
 
 from __future__ import annotations
 
@@ -90,6 +95,10 @@ def figure(record: dict[str, Any], seconds: float) -> Figure:
         )
     if name == "comm":  # bus bandwidth as nccl-tests defines it; algbw as the throughput
         return comm_figure(str(variant), p, seconds)
+    if name == "copies":  # GPU-to-GPU and host↔GPU copies: GB/s, or µs for the 4-byte ones
+        from gpu_tui.core.comm.copies import copy_figure
+
+        return copy_figure(str(variant), p, seconds)
     return Figure(seconds, "s", None)
 
 

@@ -30,7 +30,8 @@ class GpuWatch:
 
     def open(self, environment: dict[str, Any]) -> None:
         """Match the run's GPUs to NVML, take the "before" readings, start sampling; the
-        per-GPU records go into ``environment["telemetry"]`` (rule R15)."""
+        per-GPU records go into ``environment["telemetry"]`` ("One environment record per run" in
+        the bench package docstring)."""
         if not self.enabled:
             return
         try:

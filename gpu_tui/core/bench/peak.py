@@ -1,4 +1,10 @@
-"""% of theoretical peak (rule R14), using gpu-tui's inventory and peak tables when present."""
+"""% of theoretical peak, using gpu-tui's inventory and peak tables when present.
+
+**% of peak, checked** — a figure is shown against the device's theoretical peak for the
+same kind of work (the dtype's compute rate, memory bandwidth, or the PCIe link), and a
+percentage above 100 % (a wrong peak, work count or a cache effect) or under 10 % (a small
+problem, or something misconfigured) carries a warning instead of passing silently.
+"""
 
 from __future__ import annotations
 
@@ -117,7 +123,8 @@ NVML_FIELDS = (
 
 
 def nvml_facts(environment: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """What NVML adds to the worker's record (R13, R15), per cuda device matched by UUID:
+    """What NVML adds to the worker's record (see the package docstring's "Host↔device copies,
+    pinned and pageable" and "One environment record per run"), per cuda device matched by UUID:
     PCIe link (current and max), power limit, ECC, MIG, driver. Empty without NVML."""
     uuids = {d.get("uuid"): d["device"] for d in environment.get("devices") or [] if d.get("uuid")}
     if not uuids:

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.core.bench.store import Delta
+from gpu_tui.core.units import format_bytes_trimmed
 from gpu_tui.core.units import format_number as _number
 from gpu_tui.core.units import format_seconds as _seconds
 
@@ -46,18 +47,11 @@ def size_of(result: BenchResult) -> str:
         if key in p:
             value = int(p[key])
             if key in ("array_bytes", "bytes"):
-                return _bytes(value)
+                return format_bytes_trimmed(value)
             return f"n={value}"
     if "batch" in p:
         return f"B={p['batch']}" + (f" d={p['d']}" if "d" in p else "")
     return ""
-
-
-def _bytes(value: int) -> str:
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value >= scale:
-            return f"{value / scale:g} {unit}"
-    return f"{value} B"
 
 
 def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> str:
@@ -128,7 +122,7 @@ def lessons(document: RunDocument) -> list[str]:
     )
     for g in (r for r in _by(results, "linear") if r.device != "cpu"):
         if cpu:
-            c = cpu  # the faster of torch and numpy: "CPU best" (rule R11)
+            c = cpu  # the faster of torch and numpy: "CPU best" (bench package docstring)
             mode = f"{g.dtype}" + ("-ieee" if g.dtype == "fp32" else "")
             lines.append(
                 f"Linear(10000,10000) batch {g.params['batch']}: CPU {c.dtype} "
@@ -172,8 +166,9 @@ def lessons(document: RunDocument) -> list[str]:
 
 
 def cold_start_lines(results: list[BenchResult]) -> list[str]:
-    """Per GPU, the first measured call against the same call warmed up (rule R2): the first
-    operation on a device pays for lazy loading and library set-up."""
+    """Per GPU, the first measured call against the same call warmed up ("Warm-up before
+    timing", bench/__init__.py): the first operation on a device pays for lazy loading and
+    library set-up."""
     lines, seen = [], set()
     for r in results:
         cold = r.timing.get("cold_start_seconds")
@@ -190,7 +185,8 @@ def cold_start_lines(results: list[BenchResult]) -> list[str]:
 
 def cpu_best_lines(document: RunDocument) -> list[str]:
     """Which of torch and numpy multiplied fp32 matrices faster on the CPU, at the largest size
-    both ran, each with its BLAS build named (rule R11); or that numpy was not there."""
+    both ran, each with its BLAS build named ("CPU best", bench/__init__.py); or that numpy was
+    not there."""
     env = document.environment or {}
     blas = {"torch": env.get("blas"), "numpy": env.get("numpy_blas")}
     rows = [
@@ -218,7 +214,7 @@ def cpu_best_lines(document: RunDocument) -> list[str]:
 
 def telemetry_lines(document: RunDocument) -> list[str]:
     """Per GPU: its clock, power and temperature range while measured, and how often it was
-    throttled (rule R9); or why there were no readings."""
+    throttled ("GPU telemetry while timed", bench/__init__.py); or why there were no readings."""
     telemetry = (document.environment or {}).get("telemetry") or {}
     lines = []
     for device, record in (telemetry.get("devices") or {}).items():

@@ -48,7 +48,8 @@ class BenchResult:
     percent_of_peak: float | None
     warnings: list[str] = field(default_factory=list)
     best_seconds: float | None = None
-    """Fastest repeat: a "capability" figure, never the headline (rule R3)."""
+    """Fastest repeat: a "capability" figure, never the headline ("Median is the headline" in the
+    bench package docstring, bench/__init__.py, like the other rules quoted here)."""
     throughput: float | None = None
     throughput_unit: str | None = None
     peak: float | None = None
@@ -59,12 +60,14 @@ class BenchResult:
     foreign_cpu_vcpus: float | None = None
     precision: dict[str, Any] | None = None
     cache: str | None = None
-    """``hot`` (inputs already in cache from the previous call) or ``cold`` (flushed, R5)."""
+    """``hot`` (inputs already in cache from the previous call) or ``cold`` (flushed before
+    each call): "Hot or cold caches, said which"."""
     telemetry: dict[str, Any] | None = None
-    """NVML readings over the timed part (R9): clocks, power, temperature, throttle reasons."""
+    """NVML readings over the timed part ("GPU telemetry while timed"): clocks, power,
+    temperature, throttle reasons."""
     launch_inclusive_seconds: float | None = None
-    """For a short GPU kernel timed as a CUDA-graph replay (R4): the eager time per call, with
-    the launch overhead a Python loop of such calls pays."""
+    """For a short GPU kernel timed as a CUDA-graph replay ("Short kernels as a graph replay"):
+    the eager time per call, with the launch overhead a Python loop of such calls pays."""
 
     @property
     def key(self) -> str:
@@ -75,7 +78,7 @@ class BenchResult:
     @property
     def library(self) -> str:
         """Which library ran the row: numpy variants (``mm-numpy``, ``cpu-numpy``) end in
-        ``-numpy``, everything else is torch (rule R11's "CPU best" compares the two)."""
+        ``-numpy``, everything else is torch (the rule "CPU best" compares the two)."""
         return "numpy" if self.variant.endswith("-numpy") else "torch"
 
     @property
@@ -166,7 +169,7 @@ class RunDocument:
     plan: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "schema_version": SCHEMA_VERSION,
             "suite": self.suite,
             "budget_seconds": self.budget_seconds,
@@ -180,6 +183,13 @@ class RunDocument:
             "errors": self.errors,
             "plan": self.plan,
         }
+        if any(r.benchmark == "copies" for r in self.results):
+            # the copy matrix, derived from the results (which stay the record): read back,
+            # it is ignored and derived again (core.comm.copies.summary)
+            from gpu_tui.core.comm.copies import summary
+
+            data["copies"] = summary(self.results)
+        return data
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, allow_nan=False, default=str) + "\n"

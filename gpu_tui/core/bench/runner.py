@@ -90,7 +90,7 @@ class BenchRunner:
         """``--out`` files whose latest write failed, and why (empty when all are written)."""
         self.store_problem: str | None = None
         """Why the results store could not be written, when it could not."""
-        self.watch = GpuWatch(nvml, enabled=telemetry)  # NVML readings while GPUs run (R9)
+        self.watch = GpuWatch(nvml, enabled=telemetry)  # "GPU telemetry while timed"
 
     # --- control ---------------------------------------------------------------------------
     def worker_arguments(self) -> list[str]:

@@ -61,7 +61,7 @@ _QUICK: dict[str, dict[str, Any]] = {
     "gemm": {
         "cpu": {
             "dtypes": {"fp32": [256, 512, 1024, 2048], "bf16": [1024], "fp16": [256]},
-            "numpy": True,  # the fp32 rows again through numpy: "CPU best" (rule R11)
+            "numpy": True,  # the fp32 rows again through numpy: "CPU best" (bench/__init__.py)
         },
         "gpu": {
             "dtypes": {
@@ -71,7 +71,8 @@ _QUICK: dict[str, dict[str, Any]] = {
                 "bf16": [1024, 4096, 8192],
                 "fp8": [8192],
             },
-            # the same GEMM with L2 flushed before each call, beside its hot row (rule R5)
+            # the same GEMM with L2 flushed before each call, beside its hot row ("Hot or cold
+            # caches, said which" in the bench package docstring)
             "cold": {"bf16": [4096]},
         },
     },
@@ -202,7 +203,8 @@ class HostSpeed:
     """The CPU's theoretical fp32 peak; a tuned GEMM reaches ~85 % of it."""
     cores: int = 4
     cache_bytes: int = 32 * MIB
-    """The largest CPU cache: the CPU bandwidth arrays are 4× this (rule R5)."""
+    """The largest CPU cache: the CPU bandwidth arrays are 4× this ("Hot or cold caches, said
+    which" in the bench package docstring)."""
     free_bytes: int = 16 << 30
     """Memory available now: the worker halves those arrays until three fit in a quarter."""
 

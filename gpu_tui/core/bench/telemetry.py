@@ -1,4 +1,8 @@
-"""GPU clocks, power, temperature and throttle reasons from NVML during a bench run (rule R9)."""
+"""GPU clocks, power, temperature and throttle reasons from NVML during a bench run.
+
+This is the rule "GPU telemetry while timed", stated in the bench package docstring
+(``gpu_tui/core/bench/__init__.py``).
+"""
 
 from __future__ import annotations
 

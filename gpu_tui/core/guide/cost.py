@@ -42,7 +42,8 @@ INPUT_SOURCES: dict[str, str] = {
     "support (https://supercluster.blog/p/4-nvidia-dgx-h100-hardware), $300–400k "
     "(https://www.technolynx.com/post/cloud-gpu-vs-on-premise-ai-accelerators-total-cost-"
     "analysis); all secondary",
-    "install_usd": "unsourced assumption (networking + installation)",
+    "install_usd": "assumption, no published source: $30k per node for networking and "
+    "installation, about 10 % of the hardware",
     "gpus_per_node": "an HGX/DGX H100 node holds 8 GPUs (NVIDIA DGX H100 user guide, "
     "https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html)",
     "life_years": "assumption inside the 3–5 year depreciation range (secondary: "
@@ -55,7 +56,8 @@ INPUT_SOURCES: dict[str, str] = {
     "https://disintermediate.global/insights/on-prem-vs-cloud-gpu)",
     "node_kw": 'NVIDIA DGX H100 user guide, power specifications: "10.2 kW max." '
     "(https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html)",
-    "idle_power_fraction": "unsourced assumption",
+    "idle_power_fraction": "assumption, no published source: an idle node still draws 30 % of "
+    "its maximum power",
     "pue": "Uptime Institute Global Data Center Survey 2024 average (1.55–1.59 since 2020; the "
     "2025 survey reports 1.54: https://datacenter.uptimeinstitute.com/rs/711-RIA-145/images/"
     "2025.Annual.Survey.Report.pdf)",

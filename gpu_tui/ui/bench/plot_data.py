@@ -180,7 +180,8 @@ def linear(
     cpu = [r for r in results if r.benchmark == "linear" and r.device == "cpu"]
     fast = [r for r in results if r.benchmark == "linear" and r.device != "cpu"]
     if cpu and fast:
-        best = min(cpu, key=lambda r: r.median_seconds)  # "CPU best": torch or numpy (R11)
+        # "CPU best" (a rule in gpu_tui/core/bench/__init__.py): the faster of torch and numpy
+        best = min(cpu, key=lambda r: r.median_seconds)
         note = "; ".join(
             f"{_bar_label(g, threads)} is {best.median_seconds / g.median_seconds:,.0f}× "
             f"{_bar_label(best, threads)} per call"
@@ -211,10 +212,10 @@ def build(
 ) -> PlotSpec:
     """The plot for ``view`` (one of :data:`VIEWS`); a comm run has one plot, whatever the view."""
     base = baseline or []
-    if results and all(r.benchmark == "comm" for r in results):
-        from gpu_tui.ui.bench.comm_plot import comm
+    if results and all(r.benchmark in ("comm", "copies") for r in results):
+        from gpu_tui.ui.bench.comm_plot import comm  # the copies are tables (copy_table.py)
 
-        return comm(results, base)
+        return comm([r for r in results if r.benchmark == "comm"], base)
     if view == "gemm":
         return gemm(results, base, gpu)
     if view == "crossover":

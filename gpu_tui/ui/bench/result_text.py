@@ -1,6 +1,8 @@
 """Words for bench results: table cells, what a row measured and how to read it, error advice.
 
 Pure functions (no Textual), so the pane stays a thin view and these are tested directly.
+The measurement rules quoted in comments are stated in the bench package docstring,
+``gpu_tui/core/bench/__init__.py``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
 
 def name_cell(r: BenchResult) -> str:
     """``gemm``, ``gemm numpy``, ``crossover cpu-numpy``: torch is the unnamed default."""
+    if r.benchmark == "copies":  # one row per pair: which one (core.comm.copies)
+        return f"copy {r.variant} {r.params.get('src')}→{r.params.get('dst')}"
     if r.variant in PLAIN_VARIANTS:
         return r.benchmark
     if r.variant.removesuffix("-numpy") in PLAIN_VARIANTS:
@@ -87,6 +91,9 @@ _WHAT = {
     "16·d²·B FLOP per call.",
     "transformer": "One encoder layer (d={d}, {heads} heads, {seq} tokens, batch {batch}) "
     "forward in {dtype} on {device}.",
+    "copies": "One copy of {size}, {variant} (p2p: dst.copy_(src) between GPUs with peer "
+    "access; staged: through pinned host memory; h2d/d2h: pinned host memory), timed on "
+    "{device}'s stream; GB/s = bytes / time, one direction.",
 }
 _READ = {
     "gemm": "Read % of peak: a tuned BLAS reaches 60–90 % at large n; small n is bound by "
@@ -104,6 +111,8 @@ _READ = {
     "time; end-to-end moves it to larger n.",
     "mlp": "Small batches are bound by launches and weight reads; large batches by compute.",
     "transformer": "Tokens per second is the number a serving system cares about.",
+    "copies": "Large copies show the link (NVLink, or PCIe for staged and host copies), 4-byte "
+    "ones its latency; p cycles the matrices of every pair.",
 }
 
 
@@ -138,7 +147,7 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     if r.best_seconds:
         spread += f"; best {seconds(r.best_seconds)} (capability, not the headline)"
     cold_start = r.timing.get("cold_start_seconds")
-    if cold_start:  # rule R2: shown, never folded into the figure
+    if cold_start:  # shown, never folded into the figure ("Warm-up before timing")
         spread += f"; first call (cold start) {seconds(cold_start)}"
     cache = {"cold": "; caches flushed before every call (cold)", "hot": "; hot caches"}
     lines.append(spread + f"; {r.scope}{cache.get(r.cache or '', '')}.")
@@ -176,7 +185,7 @@ def timing_method_line(r: BenchResult) -> str:
 
 
 def gpu_line(t: dict[str, Any]) -> str:
-    """What NVML saw while the result was timed (rule R9)."""
+    """What NVML saw while the result was timed ("GPU telemetry while timed")."""
     parts = []
     if t.get("sm_clock_mhz"):
         clock = t["sm_clock_mhz"]

@@ -1,4 +1,4 @@
-"""Cloud vs on-prem: editable inputs (the reference's H100 node by default) and the verdict."""
+"""Cloud vs on-prem: editable inputs (an 8-GPU H100 node by default) and the verdict."""
 
 from __future__ import annotations
 

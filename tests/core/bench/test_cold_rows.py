@@ -1,4 +1,5 @@
-"""Cold-cache GEMM rows (rule R5): flush sizing, the plan, flushes outside the events, labels."""
+"""Cold-cache GEMM rows ("Hot or cold caches, said which"): flush sizing, the plan, flushes
+outside the events, labels."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-""" "CPU best" (rule R11): numpy rows beside torch's, each BLAS named, the faster one chosen."""
+""" "CPU best": numpy rows beside torch's, each BLAS named, the faster one chosen."""
 
 from __future__ import annotations
 

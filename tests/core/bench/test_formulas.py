@@ -1,4 +1,4 @@
-"""FLOP and byte counts (rule R8) and the figure each result is shown as."""
+"""FLOP and byte counts ("Work counted by formula") and the figure each result is shown as."""
 
 from __future__ import annotations
 

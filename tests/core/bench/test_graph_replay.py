@@ -1,8 +1,9 @@
-"""Short GPU kernels are timed again as a CUDA-graph replay (rule R4), against a fake CUDA.
+"""Short GPU kernels are timed again as a CUDA-graph replay, against a fake CUDA.
 
 The fake keeps a GPU clock: an eager call costs the launch (the host is the bottleneck), a
-captured call costs only its kernel. That is the situation R4 is about; the real driver
-behaviour is unverified here (no GPU on this machine) and is exercised by scripts/gpu-check.
+captured call costs only its kernel. That is the situation the rule "Short kernels as a graph
+replay" (gpu_tui/core/bench/__init__.py) is about; the real driver behaviour is unverified here
+(no GPU on this machine) and is exercised by scripts/gpu_check.sh.
 """
 
 from __future__ import annotations
@@ -170,4 +171,4 @@ def test_the_result_keeps_and_explains_both_figures(torch: FakeTorch) -> None:
     text = "\n".join(explain(result))
     assert "CUDA-graph replay of 20 calls" in text
     assert "launch included, a call takes 10" in text
-    assert "first call (cold start) 10" in text  # rule R2: shown, not folded in
+    assert "first call (cold start) 10" in text  # shown, not folded in (warm-up rule)

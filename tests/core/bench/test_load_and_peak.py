@@ -1,4 +1,4 @@
-"""Foreign CPU load detection and % of peak (rules R11 and R14)."""
+"""Foreign CPU load detection ("CPU best") and % of peak ("% of peak, checked")."""
 
 from __future__ import annotations
 

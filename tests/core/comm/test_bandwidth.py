@@ -58,7 +58,7 @@ def test_the_result_figure_is_busbw_with_algbw_beside_it() -> None:
         "params": {"bytes": 16 * 2**20, "ranks": 2},
     }
     shown = figure(record, 0.016)
-    # the reference note's plain Gloo all-reduce: 16 MiB in 16 ms on 2 ranks ≈ 1.05 GB/s
+    # a plain Gloo all-reduce: 16 MiB in 16 ms on 2 ranks ≈ 1.05 GB/s
     assert shown.value == pytest.approx(1.048576)
     assert shown.unit == "GB/s"
     assert shown.throughput == pytest.approx(1.048576)

@@ -211,6 +211,13 @@ def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]
         assert percent in out
     for usd in ("7.29", "4.44", "3.22", "2.54"):
         assert usd in out
+    # every source is a public address or a stated assumption, never a file outside the repo
+    assert "shared/" not in out
+    assert "accelerators.md" not in out
+    sources = out.split("Input sources:")[1].strip().splitlines()
+    assert len(sources) == 11
+    for line in sources:
+        assert "https://" in line or "assumption" in line, line
 
 
 @pytest.mark.parametrize(

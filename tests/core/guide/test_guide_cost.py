@@ -1,4 +1,4 @@
-"""Cloud vs on-prem arithmetic against the reference's worked H100 example, digit for digit."""
+"""Cloud vs on-prem arithmetic against a worked H100 example (the default inputs, by hand)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Has the GPU's SM clock ramped up from idle? Read during warm-up (rule R2).
+"""Has the GPU's SM clock ramped up from idle? Read during warm-up ("Warm-up before timing" in
+the bench package docstring, ``gpu_tui/core/bench/__init__.py``).
 
 An idle H200 sits at 345 MHz and runs at 1980 MHz under load: calls timed before the clock has
 risen are slow for a reason that has nothing to do with the kernel. ``torch.cuda.clock_rate``

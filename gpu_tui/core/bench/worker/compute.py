@@ -10,25 +10,29 @@ from typing import Any
 from .context import DTYPES, Context, check
 from .cpu_best import let_numpy_threads_sleep, numpy_linear, numpy_matmul, numpy_module
 
-# Relative Frobenius error against float64 that each dtype must meet (rule R6). fp8 is compared
-# with the product of its own (quantised) inputs, so only accumulation and bf16 output count.
+# The rules named in quotes here are stated in the bench package docstring (bench/__init__.py).
+# Relative Frobenius error against float64 that each dtype must meet ("Real inputs, checked
+# results"). fp8 is compared with the product of its own (quantised) inputs, so only
+# accumulation and bf16 output count.
 TOLERANCE = {"fp32": 1e-4, "tf32": 1e-2, "fp16": 1e-2, "bf16": 2e-2, "fp8": 3e-2}
 CHECK_ROWS = 64
 SLOW_CALL_SECONDS = 2.0  # a sweep stops before a size whose single call would take longer
-FLUSH_MIN_BYTES = 256_000_000  # triton's do_bench zeroes 256 MB before each call (rule R5)
+FLUSH_MIN_BYTES = 256_000_000  # triton's do_bench zeroes 256 MB before each call ("cold" rows)
 # Caches past L2 that torch does not report: AMD's 256 MB Infinity Cache (MI300X/A, MI350).
 EXTRA_CACHE_BYTES = {"gfx942": 256 << 20, "gfx950": 256 << 20}
 
 
 def flush_bytes(l2_bytes: int | None, gcn_arch: str | None = None) -> int:
-    """Flush buffer for "cold" rows: max(256 MB, 2 × the last-level cache) (rule R5)."""
+    """Flush buffer for "cold" rows: max(256 MB, 2 × the last-level cache) ("Hot or cold
+    caches, said which")."""
     extra = EXTRA_CACHE_BYTES.get((gcn_arch or "").split(":")[0], 0)
     return max(FLUSH_MIN_BYTES, 2 * max(l2_bytes or 0, extra))
 
 
 @contextlib.contextmanager
 def fp32_mode(torch: Any, mode: str) -> Iterator[None]:
-    """Set CUDA fp32 matmul precision ("ieee" or "tf32") explicitly (R7); restore it after."""
+    """Set CUDA fp32 matmul precision ("ieee" or "tf32") explicitly, restore it after ("fp32
+    precision set and recorded")."""
     matmul = torch.backends.cuda.matmul
     try:
         previous = matmul.fp32_precision  # torch >= 2.9
@@ -134,7 +138,7 @@ def gemm(ctx: Context, device: str, params: dict[str, Any]) -> None:
 
 
 def _gemm_numpy(ctx: Context, n: int, reference: Any) -> None:
-    """The same fp32 GEMM through numpy's BLAS, so the report can name the "CPU best" (R11)."""
+    """The same fp32 GEMM through numpy's BLAS, so the report can name the "CPU best"."""
     numpy = numpy_module()
     if numpy is None:
         ctx.skip("gemm", "cpu", "numpy is not installed: no numpy row", dtype="fp32", n=n)
@@ -150,8 +154,9 @@ def _gemm_numpy(ctx: Context, n: int, reference: Any) -> None:
 
 
 def gemm_cold(ctx: Context, device: str, sizes_by_dtype: dict[str, list[int]]) -> None:
-    """ "Cold" GEMM rows (rule R5): caches flushed before every call, outside the events. GPU
-    only: from torch a CPU's caches cannot be flushed without timing the flush too."""
+    """ "Cold" GEMM rows ("Hot or cold caches, said which"): caches flushed before every
+    call, outside the events. GPU only: from torch a CPU's caches cannot be flushed without
+    timing the flush too."""
     if not sizes_by_dtype:
         return
     torch = ctx.torch
@@ -230,7 +235,8 @@ def linear(ctx: Context, device: str, params: dict[str, Any]) -> None:
 def _linear_numpy(
     ctx: Context, model: Any, x: Any, reference: Any, params_out: dict[str, Any]
 ) -> None:
-    """The same Linear through numpy's BLAS: the CPU side of the speedup is the faster (R11)."""
+    """The same Linear through numpy's BLAS: the CPU side of the speedup is the faster of the
+    two ("CPU best")."""
     numpy = numpy_module()
     if numpy is None:
         ctx.skip("linear", "cpu", "numpy is not installed: no numpy row", dtype="fp32")

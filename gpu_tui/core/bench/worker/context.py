@@ -19,9 +19,10 @@ from .timing import (
     timer_overhead_seconds,
 )
 
-FOREIGN_LOAD_LIMIT = 0.1  # vCPUs busy with other work before a CPU figure is doubtful (R11)
-CUDA_BLOCK_SECONDS = 1e-4  # kernels of 100 µs or more are timed one call per event pair (R4)
-MEMORY_MARGIN = 0.25  # use at most this share of free memory for one benchmark's buffers (R17)
+# The rules named in quotes below are stated in the bench package docstring (bench/__init__.py).
+FOREIGN_LOAD_LIMIT = 0.1  # vCPUs busy with other work before a CPU figure is doubtful ("CPU best")
+CUDA_BLOCK_SECONDS = 1e-4  # kernels of 100 µs or more: one call per event pair ("Short kernels")
+MEMORY_MARGIN = 0.25  # at most this share of free memory for one benchmark ("Memory margin")
 
 DTYPES = {"fp32": "float32", "tf32": "float32", "fp16": "float16", "bf16": "bfloat16"}
 
@@ -59,7 +60,8 @@ class Context:
         return free is None or needed_bytes <= free * MEMORY_MARGIN
 
     def randn(self, shape: tuple[int, ...], device: str, dtype: str = "float32") -> Any:
-        """Seeded random input (rule R6: never zeros, they run faster than real data)."""
+        """Seeded random input, never zeros: they run faster than real data ("Real inputs,
+        checked results")."""
         torch = self.torch
         generator = torch.Generator(device=device if self.is_cuda(device) else "cpu")
         generator.manual_seed(1234)
@@ -89,7 +91,7 @@ class Context:
                 else cold_event_block(self.torch, fn, flush)
             )
             target, warmup = CUDA_BLOCK_SECONDS, max(0.025, min(0.2, budget / 2))
-            settle = min(1.0, budget)  # keep warming until the clock ramps: capped (R2)
+            settle = min(1.0, budget)  # warm until the clock ramps, capped (warm-up rule)
             ramp = ClockRamp.for_device(self.torch, device)
         else:
             sync = None if device == "cpu" else (lambda: self.sync(device))
@@ -122,7 +124,8 @@ class Context:
     def _replayed(
         self, device: str, fn: Callable[[], object], eager: Timing, budget: float
     ) -> Timing:
-        """A short kernel timed again as a CUDA-graph replay (rule R4): launch overhead out."""
+        """A short kernel timed again as a CUDA-graph replay, launch overhead out ("Short kernels
+        as a graph replay")."""
         calls = calls_per_graph(eager.median)
         try:
             graph = capture(self.torch, fn, device, calls)
@@ -185,7 +188,7 @@ class Context:
             warnings=notes,
             scope=scope,
             cache=cache,
-            # the caller matches NVML readings to [end - timed_wall_seconds, end] (rule R9)
+            # the caller matches NVML readings to [end - timed_wall_seconds, end] ("GPU telemetry")
             ended_seconds_ago=clock.monotonic() - timing.timed_end,
             precision=precision_flags(self.torch) if self.is_cuda(device) else None,
         )

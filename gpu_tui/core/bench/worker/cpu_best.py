@@ -1,4 +1,5 @@
-"""numpy beside torch on the CPU: "CPU best" is the faster of the two (rule R11).
+"""numpy beside torch on the CPU: "CPU best" is the faster of the two (the rule is stated in
+the bench package docstring, ``gpu_tui/core/bench/__init__.py``).
 
 The two libraries often link different BLAS builds (torch: MKL; numpy: OpenBLAS), and on some
 CPUs the one a user did not expect wins by 25 % or more. A CPU-vs-GPU comparison is only fair
@@ -53,7 +54,7 @@ def numpy_blas(numpy: Any) -> str | None:
 
 
 def numpy_record() -> dict[str, Any]:
-    """What the environment record says about numpy (rule R15)."""
+    """What the environment record says about numpy ("One environment record per run")."""
     numpy = numpy_module()
     if numpy is None:
         return {"numpy_version": None, "numpy_blas": None}

@@ -1,4 +1,5 @@
-"""CUDA-graph replay for short kernels (rule R4): the launch overhead out of the figure.
+"""CUDA-graph replay for short kernels: the launch overhead out of the figure ("Short kernels
+as a graph replay" in the bench package docstring, ``gpu_tui/core/bench/__init__.py``).
 
 A kernel shorter than about 20 µs can finish before the host has launched the next one, so
 calls timed back to back measure the launch rate, not the GPU. Captured K times into one CUDA
@@ -16,7 +17,7 @@ from typing import Any
 from .timing import Timing
 
 GRAPH_BELOW_SECONDS = 20e-6
-"""Eager calls faster than this are timed again as a graph replay (rule R4)."""
+"""Eager calls faster than this are timed again as a graph replay."""
 REPLAY_SECONDS = 200e-6
 """Work per replay: long enough that the replay's own launch (a few µs) is a small share."""
 MAX_CALLS_PER_GRAPH = 1000  # caps capture time and the graph's memory for the tiniest calls
@@ -66,7 +67,7 @@ def per_call(replay: Timing, calls: int, eager: Timing) -> Timing:
         calls_per_graph=calls,
         extra=dict(eager.extra),
     )
-    # telemetry is matched to the whole timed stretch: the eager blocks, then the replays (R9)
+    # telemetry is matched to the whole timed stretch, eager blocks then replays ("GPU telemetry")
     timing.timed_end = replay.timed_end
     timing.timed_wall_seconds = replay.timed_end - (eager.timed_end - eager.timed_wall_seconds)
     return timing

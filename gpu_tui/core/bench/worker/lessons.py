@@ -119,7 +119,9 @@ def crossover(ctx: Context, device: str, params: dict[str, Any]) -> None:
             continue
         a, b = a_host.to(device), b_host.to(device)
         ieee = fp32_mode(torch, "ieee") if ctx.is_cuda(device) else contextlib.nullcontext()
-        with ieee:  # fp32 on both sides, stated (R16): TF32 would be a different row
+        # fp32 on both sides, stated: TF32 would be a different row ("A speedup names both
+        # sides", in the bench package docstring, bench/__init__.py)
+        with ieee:
             resident = functools.partial(_mm_synchronised, ctx, device, a, b)
             measured = ctx.time(device, resident, host=True, budget=budget)
             ctx.result("crossover", "gpu-resident", device, "fp32", size, measured)

@@ -1,4 +1,10 @@
-"""Memory-bound benchmarks: STREAM-style bandwidth, host↔device copies, kernel-launch latency."""
+"""Memory-bound benchmarks: STREAM-style bandwidth, host↔device copies, kernel-launch latency.
+
+**STREAM kernels into preallocated arrays** — bandwidth is measured with STREAM's four
+kernels (copy, scale, add, triad) writing into arrays allocated once before timing, so no
+allocation is timed, and bytes are counted as STREAM counts them. The other rules quoted here
+are stated in the bench package docstring, ``gpu_tui/core/bench/__init__.py``.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +25,8 @@ def _cache_bytes(ctx: Context, device: str) -> int:
 
 
 def bandwidth(ctx: Context, device: str, params: dict[str, Any]) -> None:
-    """STREAM copy/scale/add/triad into preallocated arrays (R12), each ≥ 4× the last cache (R5)."""
+    """STREAM copy/scale/add/triad into preallocated arrays, each ≥ 4× the last cache ("Hot or
+    cold caches, said which")."""
     torch = ctx.torch
     cache = _cache_bytes(ctx, device)
     # an explicit size wins (tests, small machines); otherwise ≥ 4× the cache and ≥ 64 MiB
@@ -64,7 +71,8 @@ def bandwidth(ctx: Context, device: str, params: dict[str, Any]) -> None:
 
 
 def transfer(ctx: Context, device: str, params: dict[str, Any]) -> None:
-    """Host↔device copies over a size sweep, pinned and pageable, each direction (R13)."""
+    """Host↔device copies over a size sweep, pinned and pageable, each direction
+    ("Host↔device copies, pinned and pageable")."""
     torch = ctx.torch
     sizes = [s for s in params["sizes"] if ctx.fits(device, s) and ctx.fits("cpu", 2 * s)]
     for dropped in sorted(set(params["sizes"]) - set(sizes)):
@@ -72,7 +80,7 @@ def transfer(ctx: Context, device: str, params: dict[str, Any]) -> None:
     if not sizes:
         return
     largest = max(sizes) // 4
-    # pinned memory is allocated once (R13): page-locking per call would be timed otherwise
+    # pinned memory is allocated once: page-locking per call would be timed otherwise
     pinned = torch.empty(largest, pin_memory=True).uniform_()
     pageable = torch.empty(largest).uniform_()
     on_device = torch.empty(largest, device=device)

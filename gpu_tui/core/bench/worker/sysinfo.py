@@ -98,7 +98,8 @@ def _flag(owner: Any, name: str) -> Any:
 
 
 def precision_flags(torch: Any) -> dict[str, Any]:
-    """The switches that change what "fp32" means on a GPU (rule R7), as they are now."""
+    """The switches that change what "fp32" means on a GPU, as they are now ("fp32 precision
+    set and recorded" in the bench package docstring, bench/__init__.py)."""
     matmul = torch.backends.cuda.matmul
     flags: dict[str, Any] = {
         "float32_matmul_precision": torch.get_float32_matmul_precision(),
@@ -168,7 +169,8 @@ def _pci_bus_id(props: Any) -> str | None:
 
 
 def environment(torch: Any, devices: list[str]) -> dict[str, Any]:
-    """One record per run (rule R15): software, threads, BLAS, precision flags, each device."""
+    """One record per run ("One environment record per run", bench/__init__.py): software,
+    threads, BLAS, precision flags, each device."""
     cuda = torch.cuda.is_available()
     return {
         "python": sys.version.split()[0],
@@ -186,7 +188,7 @@ def environment(torch: Any, devices: list[str]) -> dict[str, Any]:
         "cpu_threads": torch.get_num_threads(),
         "cpu_interop_threads": torch.get_num_interop_threads(),
         "blas": blas_backend(torch),
-        **numpy_record(),  # numpy's BLAS may differ from torch's: "CPU best" names both (R11)
+        **numpy_record(),  # numpy's BLAS may differ from torch's: "CPU best" names both
         "precision_flags": precision_flags(torch),
         "devices": [device_record(torch, d) for d in devices],
     }

@@ -1,4 +1,11 @@
-"""The measurement loop: cold call, timed warm-up, blocks sized to the timer, budget/noise stop."""
+"""The measurement loop: cold call, timed warm-up, blocks sized to the timer, budget/noise stop.
+
+**Synchronised timing** — GPU work is asynchronous: a host clock read right after a launch
+times the launch, not the work. Host-clock blocks therefore synchronise the device before
+each clock read, and GPU rows are timed with CUDA events recorded around the calls, waiting
+for the end event. The other rules these loops follow (warm-up, graph replay, cold caches)
+are listed in the bench package docstring, ``gpu_tui/core/bench/__init__.py``.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +20,15 @@ from .stats import noise_warning, relative_iqr, summary
 Block = Callable[[int], float]
 """Runs the operation ``n`` times and returns the elapsed seconds, measured correctly."""
 
-WARMUP_MIN_SECONDS = 0.025  # triton's do_bench warms up for 25 ms (rule R2)
-WARMUP_MIN_CALLS = 2  # torch.utils.benchmark warms up with at least 2 calls (rule R2)
+WARMUP_MIN_SECONDS = 0.025  # triton's do_bench warms up for 25 ms (Warm-up before timing)
+WARMUP_MIN_CALLS = 2  # torch.utils.benchmark warms up with at least 2 calls (same rule)
 MIN_REPEATS = 3
 EARLY_STOP_REPEATS = 10
 EARLY_STOP_NOISE = 0.05  # stop early only when the spread is well under the 10 % warning line
 SETTLE_CALLS = 3  # the last this-many warm-up calls must agree ...
 SETTLE_TOLERANCE = 0.05  # ... within 5 %: the worker cannot read NVML, so a steady per-call
-# time is its proxy for the SM clock having ramped up from idle (rule R2)
+# time is its proxy for the SM clock having ramped up from idle ("Warm-up before timing" in the
+# bench package docstring, bench/__init__.py)
 
 
 @dataclass
@@ -35,15 +43,18 @@ class Timing:
     stop_reason: str
     warnings: list[str] = field(default_factory=list)
     timed_wall_seconds: float = 0.0
-    """Host time the timed blocks spanned: the caller lines GPU telemetry up with it (R9)."""
+    """Host time the timed blocks spanned: the caller lines GPU telemetry up with it
+    ("GPU telemetry while timed", bench/__init__.py)."""
     timed_end: float = 0.0
     """``time.monotonic()`` when the last timed block ended."""
     warmup_stable: bool | None = None
-    """Whether the warm-up call times settled (R2 clock-ramp proxy); None when not asked for."""
+    """Whether the warm-up call times settled (the clock-ramp proxy of "Warm-up before timing");
+    None when not asked for."""
     method: str = "host-clock"
     """``host-clock`` (synchronised), ``cuda-events``, ``cuda-events-cold`` or ``cuda-graph``."""
     launch_inclusive_seconds: float | None = None
-    """For ``cuda-graph`` rows: the eager time per call, launch overhead included (R4)."""
+    """For ``cuda-graph`` rows: the eager time per call, launch overhead included ("Short
+    kernels as a graph replay", bench/__init__.py)."""
     calls_per_graph: int | None = None
     graph_skipped: str | None = None
     """Why a short kernel could not be captured into a graph; its figure includes the launch."""
@@ -102,9 +113,9 @@ def measure(
     ``WARMUP_MIN_CALLS`` calls and ``warmup_min_seconds``, then blocks until the budget is spent
     (at least ``min_repeats``) or the spread is already tight. ``check`` raises to cancel.
     With ``settle_max_seconds`` > 0 the warm-up goes on (for up to that long after the cold
-    call) until the last ``SETTLE_CALLS`` calls agree
-    within ``SETTLE_TOLERANCE`` and ``ramped`` (the SM clock has stopped rising) is not False
-    (rule R2, GPU rows)."""
+    call) until the last ``SETTLE_CALLS`` calls agree within ``SETTLE_TOLERANCE`` and
+    ``ramped`` (the SM clock has stopped rising) is not False (GPU rows; "Warm-up before
+    timing", bench/__init__.py)."""
     check()
     cold = block(1)
     warm_calls, warm_time, last = 1, cold, cold
@@ -169,7 +180,8 @@ def settled(times: list[float]) -> bool:
 
 
 def host_block(fn: Callable[[], object], sync: Callable[[], None] | None = None) -> Block:
-    """Host-clock timing; ``sync`` (a device synchronise) runs before each clock read (rule R1)."""
+    """Host-clock timing; ``sync`` (a device synchronise) runs before each clock read
+    (Synchronised timing, above)."""
 
     def run(n: int) -> float:
         if sync is not None:
@@ -185,7 +197,8 @@ def host_block(fn: Callable[[], object], sync: Callable[[], None] | None = None)
 
 
 def cuda_event_block(torch: Any, fn: Callable[[], object]) -> Block:
-    """Device-time timing with CUDA events around the calls (rule R1); waits for the end event."""
+    """Device-time timing with CUDA events around the calls; waits for the end event
+    (Synchronised timing, above)."""
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
 
@@ -201,9 +214,9 @@ def cuda_event_block(torch: Any, fn: Callable[[], object]) -> Block:
 
 
 def cold_event_block(torch: Any, fn: Callable[[], object], flush: Any) -> Block:
-    """Like :func:`cuda_event_block`, but each call starts with cold caches (rule R5): ``flush``
-    (a buffer larger than the last-level cache) is zeroed before every call, outside the events.
-    """
+    """Like :func:`cuda_event_block`, but each call starts with cold caches: ``flush`` (a buffer
+    larger than the last-level cache) is zeroed before every call, outside the events ("Hot or
+    cold caches, said which", bench/__init__.py)."""
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
 
