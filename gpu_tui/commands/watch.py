@@ -17,6 +17,7 @@ from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.fields import Unknown
 from gpu_tui.core.sampler import Sampler
 from gpu_tui.core.samples import GpuSample, Sample
+from gpu_tui.core.units import format_reading
 
 NAME = "watch"
 HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
@@ -97,10 +98,6 @@ def sample_to_json(sample: Sample, interval: float) -> dict[str, Any]:
     }
 
 
-def _num(value: object, fmt: str) -> str:
-    return "?" if isinstance(value, Unknown) else format(value, fmt)
-
-
 def _gpu_summary(slot: int, gpu: GpuSample) -> str:
     label = f"sim{slot} SIMULATED" if gpu.simulated else f"gpu{slot}"
     if gpu.lost:
@@ -112,9 +109,10 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
         else (f"{used / _GIB:.1f}/{total / _GIB:.1f}GiB")
     )
     text = (
-        f"{label} {_num(gpu.utilization_percent, '.0f')}% {vram} "
-        f"{_num(gpu.temperature_c, '.0f')}°C "
-        f"{_num(gpu.power_watts, '.0f')}/{_num(gpu.power_limit_watts, '.0f')}W"
+        f"{label} {format_reading(gpu.utilization_percent, unknown='?')}% {vram} "
+        f"{format_reading(gpu.temperature_c, unknown='?')}°C "
+        f"{format_reading(gpu.power_watts, unknown='?')}/"
+        f"{format_reading(gpu.power_limit_watts, unknown='?')}W"
     )
     return text + (" (stale)" if gpu.stale else "")
 
@@ -130,7 +128,7 @@ def human_line(sample: Sample) -> str:
     load = cpu.load_average
     parts = [
         time.strftime("%H:%M:%S", time.localtime(sample.timestamp)),
-        f"cpu {cpu.percent:3.0f}% {per_core} {_num(cpu.frequency_mhz, '.0f')}MHz "
+        f"cpu {cpu.percent:3.0f}% {per_core} {format_reading(cpu.frequency_mhz, unknown='?')}MHz "
         f"load {'?' if isinstance(load, Unknown) else f'{load[0]:.2f}'}",
         f"mem {memory.used_bytes / _GIB:.1f}/{memory.total_bytes / _GIB:.1f}GiB "
         + (

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.units import format_exact
 
 # What a typed number may look like: ASCII digits (Python's float() would also take "٣", "nan",
 # "inf" and "1e999", none of which is a sensible price or token count), underscores between
@@ -18,13 +19,6 @@ _NUMBER = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[e
 def shown(text: str) -> str:
     """What the user typed, quoted for a message, cut short so 5,000 digits stay one line."""
     return repr(text if len(text) <= 40 else text[:40] + "…")
-
-
-def bound_text(value: float) -> str:
-    """A range end as people write it: ``10,000,000`` or ``0.001`` (never ``1e+07``)."""
-    if float(value).is_integer():  # an int has no is_integer() before Python 3.12
-        return f"{int(value):,}"
-    return f"{value:.12f}".rstrip("0")
 
 
 @dataclass(frozen=True)
@@ -49,11 +43,11 @@ class Limit:
         """The valid range in words, e.g. ``a whole number between 0 and 10,000,000 tokens``."""
         kind = "a whole number " if self.whole else ""
         if self.percent:
-            return f"between {bound_text(self.low * 100)}% and {bound_text(self.high * 100)}%"
+            return f"between {format_exact(self.low * 100)}% and {format_exact(self.high * 100)}%"
         if self.unit == "$":
-            return f"{kind}between ${bound_text(self.low)} and ${bound_text(self.high)}"
+            return f"{kind}between ${format_exact(self.low)} and ${format_exact(self.high)}"
         unit = f" {self.unit}" if self.unit else ""
-        return f"{kind}between {bound_text(self.low)} and {bound_text(self.high)}{unit}"
+        return f"{kind}between {format_exact(self.low)} and {format_exact(self.high)}{unit}"
 
     def refusal(self, got: str) -> UsageError:
         """The one-line error for a value outside the range, or for text that is no number."""

@@ -1,8 +1,63 @@
-"""Human formatting of sizes, rates and clocks (binary bytes for memory, SI for rates)."""
+"""Every number a person reads is formatted here: pick the function whose rule you need.
+
+Plain numbers (``,`` is the thousands separator; none of these writes ``1e+03``, except
+``format_number`` and ``format_precise`` for values under 0.0001):
+
+- :func:`format_number`: three significant figures, whole with separators from 100:
+  ``0.0123`` · ``2.5`` · ``99.9`` · ``1,998`` (tables, rates, speed-ups).
+- :func:`format_precise`: up to six significant figures with separators, whole from a
+  million: ``0.0005`` · ``1.05`` · ``20,000`` · ``1,000,000,000`` (the Kitchen's model).
+- :func:`format_rounded`: two decimals below 1, one below 100, whole with separators from
+  100: ``0.25`` · ``98.5`` · ``1,979`` (bar labels: bars are for shape, tables for detail).
+- :func:`format_exact`: every digit, whole numbers with separators: ``10,000,000`` ·
+  ``0.000000001`` (the limits of a range, in messages about a value outside it).
+- :func:`format_times`: :func:`format_number` and ``×``: ``1.05×`` · ``1,000×``.
+- :func:`format_reading`: a reading that may be :class:`Unknown`, in a format spec of the
+  caller's, or a short marker when unknown: ``45%`` · ``–``.
+
+Bytes, in binary units (memory is sold and reported in them):
+
+- :func:`format_bytes`: one decimal and a spaced unit: ``32.0 GiB`` · ``512 B``.
+- :func:`format_bytes_short`: one decimal and one letter: ``12.3G`` · ``512B`` (tight columns).
+- :func:`format_bytes_exact`: whole, in the largest unit that divides it: ``4 MiB`` ·
+  ``1536 MiB`` · ``1000 B`` (a size someone chose, shown as they would write it).
+- :func:`format_bytes_trimmed`: the largest unit not above it, six significant figures,
+  trailing zeros dropped: ``1.875 GiB`` · ``64 MiB``.
+
+Prefixed counts, for plot axes: :func:`format_binary_count` (``K`` ``M`` ``G`` ``T`` as
+powers of 1,024, only for exact multiples: ``4K`` · ``1000``) and :func:`format_si_count`
+(``k`` ``M`` ``G`` as powers of 1,000: ``1k`` · ``2.5M``).
+
+Rates, clocks and times: :func:`format_flops`, :func:`format_bandwidth` (SI: ``4.92 TB/s``),
+:func:`format_mhz`, :func:`format_seconds`.
+"""
 
 from __future__ import annotations
 
-from gpu_tui.core.fields import Unknown
+from fractions import Fraction
+
+from gpu_tui.core.fields import Maybe, Unknown
+
+_BINARY = (("T", 1 << 40), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10))
+"""Binary prefixes, largest first (``K``, not ``k``: 1,024 is not the SI kilo)."""
+_SI = (("G", 1e9), ("M", 1e6), ("k", 1e3))
+"""SI prefixes, largest first."""
+
+
+def _largest(value: float, prefixes: tuple[tuple[str, float], ...]) -> tuple[str, float]:
+    """The largest prefix not above ``value`` and its scale; ``("", 1)`` below them all."""
+    for prefix, scale in prefixes:
+        if value >= scale:
+            return prefix, scale
+    return "", 1
+
+
+def _dividing(value: float, prefixes: tuple[tuple[str, float], ...]) -> tuple[str, float]:
+    """The largest prefix whose scale divides ``value`` exactly; ``("", 1)`` when none does."""
+    for prefix, scale in prefixes:
+        if value >= scale and value % scale == 0:
+            return prefix, scale
+    return "", 1
 
 
 def format_bytes(value: int | float) -> str:
@@ -44,8 +99,83 @@ def format_seconds(value: float) -> str:
 
 
 def format_number(value: float) -> str:
-    """Three significant figures below 1000, thousands separators above."""
-    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    """Three significant figures, trailing zeros dropped, below 100 (``0.0123``, ``2.5``,
+    ``99.9``); whole with thousands separators from 100 (``123``, ``1,998``)."""
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def format_precise(value: float) -> str:
+    """Up to six significant figures with thousands separators (``20,000``, ``0.0005``,
+    ``1.05``); whole from a million (``1,000,000,000``, never ``1e+09``)."""
+    return f"{value:,.0f}" if abs(value) >= 1e6 else f"{value:,.6g}"
+
+
+def format_rounded(value: float) -> str:
+    """Two decimals below 1 (``0.25``), one below 100 (``98.5``), whole with thousands
+    separators from 100 (``1,979``): as many digits as a bar label needs."""
+    size = abs(value)
+    if size >= 100:
+        return f"{value:,.0f}"
+    if size >= 1:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def format_exact(value: float | Fraction) -> str:
+    """Every digit, never an exponent: whole numbers with thousands separators
+    (``10,000,000``), others to at most 12 decimals, trailing zeros dropped (``0.001``)."""
+    if int(value) == value:
+        return f"{int(value):,}"
+    return f"{float(value):.12f}".rstrip("0")
+
+
+def format_times(ratio: float) -> str:
+    """A speed-up or ratio: :func:`format_number` and ``×`` (``1.05×``, ``1,000×``)."""
+    return f"{format_number(ratio)}×"
+
+
+def format_reading(
+    value: Maybe[float] | Maybe[int], spec: str = ".0f", unit: str = "", *, unknown: str = "–"
+) -> str:
+    """A reading in the format ``spec`` with ``unit`` after it (``45%``), or ``unknown`` (an
+    en dash by default) when it could not be read: the reason is shown elsewhere."""
+    if isinstance(value, Unknown):
+        return unknown
+    return f"{value:{spec}}{unit}"
+
+
+def format_bytes_short(value: float) -> str:
+    """``12.3G``-style sizes for tight columns: one decimal, binary units as one letter
+    (as nvidia-smi's MiB), ``512B`` below a KiB."""
+    prefix, scale = _largest(value, _BINARY)
+    return f"{value / scale:.1f}{prefix}" if prefix else f"{value:.0f}B"
+
+
+def format_bytes_exact(value: int) -> str:
+    """Whole, in the largest binary unit that divides it: ``4 MiB``, ``1536 MiB``, ``1000 B``
+    (a size someone chose, written as they would write it)."""
+    prefix, scale = _dividing(value, _BINARY)
+    return f"{value // int(scale)} {prefix}iB" if prefix else f"{value} B"
+
+
+def format_bytes_trimmed(value: int) -> str:
+    """The largest binary unit not above it, six significant figures, trailing zeros dropped:
+    ``1.875 GiB``, ``64 MiB``, ``100 B``."""
+    prefix, scale = _largest(value, _BINARY)
+    return f"{value / scale:g} {prefix}iB" if prefix else f"{value} B"
+
+
+def format_binary_count(value: float) -> str:
+    """An axis tick with a binary prefix where it is an exact multiple (``4096`` → ``4K``,
+    ``1 << 20`` → ``1M``), as it is otherwise (``1000``, ``0.5``)."""
+    prefix, scale = _dividing(value, _BINARY)
+    return f"{int(value // scale)}{prefix}" if prefix else f"{value:g}"
+
+
+def format_si_count(value: float) -> str:
+    """An axis tick with an SI prefix (``1k``, ``2.5M``, ``1G``), six significant figures."""
+    prefix, scale = _largest(value, _SI)
+    return f"{value / scale:g}{prefix}" if prefix else f"{value:g}"
 
 
 def or_unknown(value: object, render: str) -> str:

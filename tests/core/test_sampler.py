@@ -20,6 +20,7 @@ from gpu_tui.core.host_reader import SLOW_SECONDS, LiveHostReader
 from gpu_tui.core.sampler import FunctionSource, Sampler, step_interval
 from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import gpu_sample
+from tests.polling import wait_for
 
 
 def cpu(percent: float) -> CpuSample:
@@ -341,10 +342,8 @@ def test_a_hanging_gpu_goes_stale_without_stalling_the_others() -> None:
     finally:
         del source.block[0]
         release.set()
-    for _ in range(200):  # the stuck call returns on its own thread; wait for it, untimed
-        if not sampler.hung_devices:
-            break
-        time.sleep(0.05)
+    # the stuck call returns on its own thread; how long it takes is not the test
+    wait_for(lambda: not sampler.hung_devices, "the stuck call to return", every=0.05)
     recovered = sampler.tick().gpus[0]
     assert not recovered.stale
     # Either the late answer of the stuck call or this tick's own: both are real readings.

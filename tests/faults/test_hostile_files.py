@@ -32,7 +32,8 @@ from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench.run_files import unreadable_notice
 from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench_pane import BenchPane
-from tests.ui.test_bench_pane import FIXTURES, RECORDED, bench_app, until
+from tests.polling import until
+from tests.ui.test_bench_pane import FIXTURES, RECORDED, bench_app
 
 REAL_RUN = FIXTURES / RECORDED
 """A run recorded by a real worker (23 CPU results; results[3] is GEMM n=2048)."""
@@ -453,7 +454,12 @@ async def test_an_unreadable_newest_run_is_named_with_its_reason_and_the_last_go
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results) and "Unreadable" in notice(pane), 10)
+        await until(
+            pilot,
+            lambda: bool(pane.results) and "Unreadable" in notice(pane),
+            "the notice",
+            timeout=10,
+        )
         assert pane.saved_path == folder / RECORDED
         assert pane.query_one(ResultsTable).row_count == 23
         text = notice(pane)
@@ -476,7 +482,7 @@ async def test_a_fifo_in_the_store_never_blocks_the_pane(data_dir: Path) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             pane = app.query_one(BenchPane)
-            await until(pilot, lambda: bool(pane.results), 10)
+            await until(pilot, lambda: bool(pane.results), "the saved run shown", timeout=10)
             assert f"{fifo}: is a FIFO (named pipe), not a regular file" in notice(pane)
         finally:
             release_readers(fifo)
@@ -506,7 +512,7 @@ async def test_markup_and_escapes_in_a_loaded_run_are_shown_as_written(data_dir:
     app = bench_app()
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results), 10)
+        await until(pilot, lambda: bool(pane.results), "the saved run shown", timeout=10)
         await pilot.pause()
         table = pane.query_one(ResultsTable)
         assert table.row_count == 23
@@ -532,7 +538,12 @@ async def test_an_unreadable_file_is_named_as_written_with_its_reason(data_dir: 
     app = bench_app()
     async with app.run_test(size=(100, 30)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results) and "Unreadable" in notice(pane), 10)
+        await until(
+            pilot,
+            lambda: bool(pane.results) and "Unreadable" in notice(pane),
+            "the notice",
+            timeout=10,
+        )
         text = notice(pane)
         assert f"{unreadable}: results[3].benchmark must be one line" in text
         assert r"got '\x1b[2J[bold]gemm'" in text
@@ -547,10 +558,10 @@ async def test_compare_offers_only_runs_that_load_and_names_the_others(data_dir:
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: bool(pane.results))
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
         await pilot.pause()
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, PathDialog), 10)
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the run picker", timeout=10)
         dialog = app.screen
         assert isinstance(dialog, PathDialog)
         assert dialog.choices == [folder / earlier]

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from gpu_tui.core.comm.bandwidth import OPERATIONS
 from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench import plot_data
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench_pane import BenchPane
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 pytest.importorskip("torch.distributed")
@@ -25,13 +22,6 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
-
-
-async def until(pilot: Pilot[Any], done: Callable[[], bool], timeout: float = 40.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < end, "timed out waiting for the pane"
-        await pilot.pause(0.05)
 
 
 @pytest.mark.timeout(60)
@@ -48,7 +38,7 @@ async def test_the_comm_suite_runs_from_the_pane_and_plots_busbw_by_size() -> No
         chooser.overrides = {"comm": {"sizes": [8, 1024]}}
         chooser.budget = 0.02
         await pilot.press("r")
-        await until(pilot, lambda: pane.runner is None)
+        await until(pilot, lambda: pane.runner is None, "the comm run to end", timeout=40)
         assert pane.document is not None
         assert not pane.document.errors
         assert {r.variant for r in pane.results} == set(OPERATIONS)

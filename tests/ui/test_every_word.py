@@ -25,6 +25,7 @@ from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench_pane import BenchPane
 from gpu_tui.ui.specs_pane import SpecsPane
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 SIZES = [(80, 24), (160, 48)]
@@ -125,14 +126,6 @@ def bench_app(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> GpuTuiApp:
     return make_app(AppConfig(pane="bench", discover=lambda: inventory, host="test"))
 
 
-async def until(pilot: Pilot[Any], done: Callable[[], bool]) -> None:
-    for _ in range(400):
-        if done():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("timed out waiting for the pane")
-
-
 async def check_every_bench_row(pilot: Pilot[Any], pane: BenchPane, size: tuple[int, int]) -> None:
     table = pane.query_one(ResultsTable)
     detail = pane.query_one("#bench-detail")
@@ -167,7 +160,7 @@ async def test_bench_every_row_and_what_it_measured_can_be_read(
     app = bench_app(tmp_path / "data", monkeypatch)
     async with app.run_test(size=size) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: len(pane.results) == 35)
+        await until(pilot, lambda: len(pane.results) == 35, "the 35 saved results")
         await pilot.pause()
         await check_every_bench_row(pilot, pane, size)
 
@@ -179,12 +172,12 @@ async def test_bench_compared_with_a_baseline_shows_the_vs_base_column_whole(
     app = bench_app(tmp_path / "data", monkeypatch)
     async with app.run_test(size=size) as pilot:
         pane = app.query_one(BenchPane)
-        await until(pilot, lambda: len(pane.results) == 35)
+        await until(pilot, lambda: len(pane.results) == 35, "the 35 saved results")
         await pilot.pause()
         await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, PathDialog))
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the run picker")
         await pilot.press("enter")
-        await until(pilot, lambda: pane.baseline is not None)
+        await until(pilot, lambda: pane.baseline is not None, "the baseline loaded")
         app.clear_notifications()  # the "Comparing with …" toast sits over the detail a while
         await pilot.pause()
         table = pane.query_one(ResultsTable)

@@ -5,7 +5,6 @@ and actions; the footer keeps each pane's main keys whole at 80×24; ``?`` lists
 from __future__ import annotations
 
 import io
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from gpu_tui.ui.keys_screen import KeysScreen
 from gpu_tui.ui.palette import pane_bindings
 from gpu_tui.ui.pane_registry import PANES
 from gpu_tui.ui.widgets.field import Field
+from tests.polling import until
 
 SIZE = (80, 24)
 GUIDE_FORMS = {
@@ -41,13 +41,6 @@ def _no_saved_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def shown(app: GpuTuiApp) -> str:
     return next(name for name, pane in app.panes.items() if pane.display)
-
-
-async def until(pilot: Pilot[int], done: Callable[[], bool], timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 async def into_guide_field(pilot: Pilot[int], section: str, selector: str) -> Field:
@@ -108,15 +101,15 @@ async def test_app_keys_act_from_the_bench_dialog_input(
         await pilot.pause()
         for key, pane in (("1", "specs"), ("2", "monitor"), ("3", "kitchen"), ("5", "guide")):
             await pilot.press("4", "c")  # compare: no saved runs, so the path input has the keys
-            await until(pilot, lambda: isinstance(app.screen, PathDialog))
+            await until(pilot, lambda: isinstance(app.screen, PathDialog), "the path dialog")
             field = app.screen.query_one("#path-input", Field)
-            await until(pilot, lambda: app.focused is field)  # noqa: B023 — awaited here
+            await until(pilot, lambda: app.focused is field, "the input focused")  # noqa: B023 — awaited
             await pilot.press(key)
             assert not isinstance(app.screen, PathDialog)  # closed, as Esc would
             assert shown(app) == pane
             assert field.value == ""
         await pilot.press("4", "c")
-        await until(pilot, lambda: isinstance(app.screen, PathDialog))
+        await until(pilot, lambda: isinstance(app.screen, PathDialog), "the path dialog")
         await pilot.press("question_mark")
         assert isinstance(app.screen, KeysScreen)
         await pilot.press("escape")
@@ -214,10 +207,10 @@ async def test_slash_enters_the_catalog_filter_and_esc_hands_back_the_keys(
 async def palette_hits(pilot: Pilot[int], query: str) -> list[str]:
     """Open the palette, type ``query``, and read what it offers, best first."""
     await pilot.press("ctrl+p")
-    await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
+    await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
     await pilot.press(*query)
     commands = pilot.app.screen.query_one(CommandList)
-    await until(pilot, lambda: commands.option_count > 0)
+    await until(pilot, lambda: commands.option_count > 0, "the palette's hits")
     await pilot.pause(0.3)  # every provider has answered
     hits = []
     for index in range(commands.option_count):
@@ -230,7 +223,9 @@ async def choose(pilot: Pilot[int], hits: list[str], title: str) -> None:
     highlighted = pilot.app.screen.query_one(CommandList).highlighted
     at = -1 if highlighted is None else highlighted
     await pilot.press(*["down"] * (hits.index(title) - at), "enter")
-    await until(pilot, lambda: not isinstance(pilot.app.screen, CommandPalette))
+    await until(
+        pilot, lambda: not isinstance(pilot.app.screen, CommandPalette), "the palette closed"
+    )
     await pilot.pause()
 
 
@@ -301,7 +296,7 @@ async def test_the_footer_at_80x24_keeps_the_pane_keys_and_help_whole(
 ) -> None:
     app = app_factory(pane=pane)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: "q" in whole_keys(app), 10)
+        await until(pilot, lambda: "q" in whole_keys(app), "the footer", timeout=10)
         keys = whole_keys(app)
         assert [k for k in MAIN_KEYS[pane] if k not in keys] == []
         assert keys[-2:] == ["question_mark", "q"]  # last, and never cut

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Callable
 
 import pytest
 from rich.console import Console
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from gpu_tui.core.kitchen.scenarios import SCENARIOS
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 pytest.importorskip("torch.distributed")
@@ -24,13 +22,6 @@ def panel_text(app: GpuTuiApp) -> str:
     console = Console(width=200, record=True, file=io.StringIO())
     console.print(app.query_one("#measure-body", Static).content)
     return console.export_text()
-
-
-async def wait_until(pilot: Pilot[None], done: Callable[[], bool], limit: float = 40) -> None:
-    end = time.monotonic() + limit
-    while not done():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 @pytest.mark.timeout(60)
@@ -47,7 +38,7 @@ async def test_the_slow_hallway_measures_an_all_reduce_beside_the_model(
         panel = app.query_one(MeasurePanel)
         panel.budget = 0.01
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=40)
         shown = panel_text(app)
         assert "measured: 4 results" in shown, shown
         assert [r.params["bytes"] for r in panel.results] == [8, 65536, 1 << 20, 16 << 20]

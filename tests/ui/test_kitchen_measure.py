@@ -5,13 +5,10 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from gpu_tui.core.bench import BenchRunner
@@ -20,6 +17,7 @@ from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests.polling import WORKER_RUN, until, wait_for
 from tests.ui.conftest import fixed_inventory
 
 
@@ -35,13 +33,6 @@ def quick(app: GpuTuiApp) -> MeasurePanel:
     panel = app.query_one(MeasurePanel)
     panel.budget, panel.devices = 0.02, ["cpu"]
     return panel
-
-
-async def wait_until(pilot: Pilot[None], done: Callable[[], bool], limit: float = 25) -> None:
-    end = time.monotonic() + limit
-    while not done():
-        assert time.monotonic() < end, "timed out"
-        await pilot.pause(0.05)
 
 
 def kitchen_app(bench_python: str | None = None) -> GpuTuiApp:
@@ -66,7 +57,7 @@ async def test_m_measures_the_onions_beside_the_model() -> None:
         assert not app.query_one("#race").display  # the panel takes the race's rows
         assert not pane.playback.playing  # frames would steal the cores being measured
         assert "loading PyTorch" in panel_text(app)
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         shown = panel_text(app)
         assert "measured: 3 results" in shown or "measured: 4 results" in shown  # numpy optional
         for row in ("chef: Python loop, one at a time", "brigade: vectorised, CPU cores"):
@@ -77,7 +68,7 @@ async def test_m_measures_the_onions_beside_the_model() -> None:
         assert "Holds: " in shown
         # Finished is posted from inside the worker, so its thread may still be returning:
         # wait for it, but briefly; a worker that never ends fails here
-        await wait_until(pilot, lambda: not measure_workers(app), limit=5)
+        await until(pilot, lambda: not measure_workers(app), "the worker gone", timeout=5)
         await pilot.press("escape")
         assert not pane.has_class("-measure")
         assert app.query_one("#race").display
@@ -93,7 +84,7 @@ async def test_a_python_without_torch_says_how_to_get_it(tmp_path: Path) -> None
         await pilot.pause()
         panel = quick(app)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         shown = " ".join(panel_text(app).split())
         assert "PyTorch is not installed" in shown
         assert "pip install 'gpu-tui[torch]'" in shown
@@ -107,7 +98,7 @@ async def test_a_missing_bench_python_is_one_clear_line(tmp_path: Path) -> None:
         await pilot.pause()
         panel = quick(app)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         shown = " ".join(panel_text(app).split())
         assert "no executable file there" in shown
         assert "pip install 'gpu-tui[torch]'" in shown
@@ -124,9 +115,9 @@ async def test_the_same_key_or_esc_stops_the_run(key: str) -> None:
         assert isinstance(runner, BenchRunner)
         assert measure_workers(app)
         await pilot.press(key)
-        await wait_until(pilot, lambda: panel.finished, limit=10)
+        await until(pilot, lambda: panel.finished, "the run stopped", timeout=10)
         assert "stopped" in panel_text(app)
-        await wait_until(pilot, lambda: not measure_workers(app), limit=5)
+        await until(pilot, lambda: not measure_workers(app), "the worker gone", timeout=5)
         assert not runner.running
         assert app.query_one(KitchenPane).has_class("-measure")  # the numbers stay up
 
@@ -139,10 +130,7 @@ async def test_leaving_the_app_stops_the_worker_process() -> None:
         await pilot.press("m")
         runner = panel.runner
     assert isinstance(runner, BenchRunner)
-    end = time.monotonic() + 5
-    while runner.running and time.monotonic() < end:
-        time.sleep(0.05)
-    assert not runner.running
+    wait_for(lambda: not runner.running, "the runner to stop", timeout=5, every=0.05)
 
 
 async def test_another_scenario_closes_the_panel_and_knobs_move_the_model() -> None:
@@ -151,7 +139,7 @@ async def test_another_scenario_closes_the_panel_and_knobs_move_the_model() -> N
         await pilot.pause()
         panel = quick(app)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         await pilot.press("right")  # cooks 10,000 → 20,000: the model column follows
         assert panel.params is not None
         assert panel.params.cooks == 20_000
@@ -193,7 +181,7 @@ async def test_the_warm_up_pass_is_shown_as_such_and_never_timed() -> None:
         panel.draw = draw  # type: ignore[method-assign]
         panel.make_runner = lambda plan, python: RecordedRunner(events)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         assert [r.median_seconds for r in panel.results] == [123e-6]
         assert any(s.startswith("warming up (not timed): sum of 10000") for s in seen)
         assert "123 µs" in panel_text(app)
@@ -210,7 +198,7 @@ async def test_what_does_not_fit_at_80x24_scrolls_with_the_keyboard() -> None:
         panel = quick(app)
         panel.make_runner = lambda plan, python: RecordedRunner(CPU_RUN)
         await pilot.press("m")
-        await wait_until(pilot, lambda: panel.finished)
+        await until(pilot, lambda: panel.finished, "the measurement to finish", timeout=WORKER_RUN)
         await pilot.pause()
         assert panel.max_scroll_y > 0  # no GPU: the notes need more rows than 80×24 has
         assert "Tab, then ↑↓: the rest" in panel_text(app)

@@ -19,6 +19,7 @@ from gpu_tui.ui.kitchen.progress_line import ProgressLine
 from gpu_tui.ui.kitchen.squad_grid import SquadGrid
 from gpu_tui.ui.kitchen.top_line import top_line
 from gpu_tui.ui.kitchen_pane import AUTOPLAY_HOLD, KitchenPane
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 SIZES = [(80, 24), (160, 48)]
@@ -149,10 +150,8 @@ async def test_the_plots_show_their_titles_axes_and_legends(
             ("time vs tasks", "brigade wins from 8", "model seconds", "tasks"),
             ("speed-up vs kitchens", "best: 8", "speed-up ×", "kitchens"),
         ]
-        for _ in range(50):
-            if pane.plots is not None and pane.plots.query(".plot-legend"):
-                break
-            await pilot.pause(0.05)
+        drawn = lambda: pane.plots is not None and bool(pane.plots.query(".plot-legend"))  # noqa: E731
+        await until(pilot, drawn, "the plots drawn", timeout=10)
         await pilot.pause(0.2)
         if size[0] < 120:  # one plot at a time, each "g" the next, then the race again
             for i, texts in enumerate(plots):

@@ -5,7 +5,6 @@ messages (sync tests: snap_compare runs the app itself)."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from gpu_tui.core.bench.results import BenchResult, RunDocument
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests.polling import settle, until
 
 Before = Callable[[Pilot[Any]], Any]
 
@@ -84,12 +84,6 @@ class RecordedRunner:
         return m.Finished("failed", self.document)
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-
-
 def on_fake_clock(keys: tuple[str, ...], *, plots: bool = False) -> Before:
     """Put the race on a fake clock, press ``keys`` (pause first: the frame is then exact)."""
 
@@ -99,11 +93,9 @@ def on_fake_clock(keys: tuple[str, ...], *, plots: bool = False) -> Before:
         pane.playback.clock = FakeClock()
         pane.playback.reset()
         await pilot.press(*keys)
-        end = time.monotonic() + 10
-        # the plots (imported in a thread) are drawn once their boxes are there
-        while plots and (pane.plots is None or not pane.plots.query(".plot-legend")):
-            assert time.monotonic() < end
-            await pilot.pause(0.05)
+        if plots:  # the plots (imported in a thread) are drawn once their boxes are there
+            drawn = lambda: pane.plots is not None and bool(pane.plots.query(".plot-legend"))  # noqa: E731
+            await until(pilot, drawn, "the plots drawn", timeout=10)
         await settle(pilot)
 
     return before
@@ -120,10 +112,8 @@ def measured(events: list[m.Message], *, hold: bool = False) -> Before:
         panel.make_runner = lambda plan, python: runner
         await pilot.press("m")
         want = sum(isinstance(e, m.ResultReady) for e in events)
-        end = time.monotonic() + 10
-        while len(panel.results) < want or not (hold or panel.finished):
-            assert time.monotonic() < end
-            await pilot.pause(0.02)
+        done = lambda: len(panel.results) >= want and (hold or panel.finished)  # noqa: E731
+        await until(pilot, done, "the last recorded message", timeout=10, every=0.02)
         await settle(pilot)
 
     return before

@@ -6,18 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from gpu_tui.ui.app import GpuTuiApp
+from tests.polling import settle
 
 # Colour and Textual settings from the shell must not leak into snapshots (tests/ui/conftest.py).
 pytestmark = pytest.mark.usefixtures("plain_environment")
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    await pilot.pause()  # the inventory arrives from its thread
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
 
 
 def test_specs_cpu_80x24(snap_compare: Any, app_factory: Callable[..., GpuTuiApp]) -> None:

@@ -6,18 +6,13 @@ import signal
 from dataclasses import dataclass, field
 from typing import Any
 
-
-def size_text(size: int) -> str:
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if size >= scale and size % scale == 0:
-            return f"{size // scale} {unit}"
-    return f"{size} B"
+from gpu_tui.core.units import format_bytes_exact
 
 
 def point_labels(comm: dict[str, Any]) -> list[str]:
     """Each point's label in the order the ranks run them (see the worker's ``comm_rank``)."""
     return [
-        f"{operation} {dtype} {size_text(size)}"
+        f"{operation} {dtype} {format_bytes_exact(size)}"
         for operation in comm["operations"]
         for dtype, sizes in comm["dtypes"].items()
         for size in sizes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.bandwidth import SOURCE_URL
-from gpu_tui.core.comm.ranks import size_text
+from gpu_tui.core.units import format_bytes_exact
 
 LEGEND = (
     "time: median per operation on the slowest rank (p20–p80), after warm-up; algbw = size / "
@@ -42,7 +42,7 @@ def row(result: BenchResult) -> tuple[str, ...]:
     return (
         result.variant,
         result.dtype or "",
-        size_text(int(result.params.get("bytes", 0))),
+        format_bytes_exact(int(result.params.get("bytes", 0))),
         f"{result.median_seconds * 1e6:,.1f}",
         f"{result.p20_seconds * 1e6:,.1f}–{result.p80_seconds * 1e6:,.1f}",
         f"{result.throughput or 0:.3f}",
@@ -76,6 +76,7 @@ def headline(results: list[BenchResult]) -> str | None:
     ranks = best.params.get("ranks")
     return (
         f"all-reduce over {ranks} ranks ({best.params.get('backend')}): busbw up to "
-        f"{best.value:.3g} GB/s at {size_text(int(best.params.get('bytes', 0)))}; latency "
-        f"{small.median_seconds * 1e6:,.0f} µs at {size_text(int(small.params.get('bytes', 0)))}"
+        f"{best.value:.3g} GB/s at {format_bytes_exact(int(best.params.get('bytes', 0)))}; "
+        f"latency {small.median_seconds * 1e6:,.0f} µs at "
+        f"{format_bytes_exact(int(small.params.get('bytes', 0)))}"
     )

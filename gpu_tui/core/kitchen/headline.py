@@ -12,8 +12,8 @@ from fractions import Fraction
 
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.report import number, times
 from gpu_tui.core.kitchen.scenarios import Scenario
+from gpu_tui.core.units import format_precise, format_times
 
 WORDS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN")
 
@@ -31,7 +31,7 @@ class Headline:
 
     @property
     def ratio_text(self) -> str:
-        return times(self.ratio)
+        return format_times(self.ratio)
 
 
 def count_word(n: int) -> str:
@@ -40,7 +40,7 @@ def count_word(n: int) -> str:
 
 
 def seconds_text(value: Fraction) -> str:
-    return f"{number(float(value))} s"
+    return f"{format_precise(float(value))} s"
 
 
 def winner(params: KitchenParams) -> tuple[str, float]:
@@ -55,7 +55,9 @@ def winner(params: KitchenParams) -> tuple[str, float]:
 
 def _race_title(params: KitchenParams) -> tuple[str, float]:
     who, ratio = winner(params)
-    return ("CHEF AND BRIGADE TIE" if who == "TIE" else f"{who} {times(ratio)} FASTER"), ratio
+    return (
+        "CHEF AND BRIGADE TIE" if who == "TIE" else f"{who} {format_times(ratio)} FASTER"
+    ), ratio
 
 
 def _race(scenario: Scenario, params: KitchenParams) -> Headline:
@@ -82,7 +84,7 @@ def _amdahl(params: KitchenParams) -> Headline:
     together = model.chef_seconds(params) / model.hybrid_seconds(params)
     lesson = (
         f"{float(serial):.0%} of the chef's work is one dish at a time, so chef + brigade "
-        f"together are only {times(float(together))} faster than the chef alone (Amdahl)."
+        f"together are only {format_times(float(together))} faster than the chef alone (Amdahl)."
     )
     return Headline(ratio, title, lesson)
 
@@ -100,9 +102,9 @@ def _pantry(params: KitchenParams) -> Headline:
         ),
         Fraction(0),
     )
-    rate = f"{number(float(params.pantry_rate))}/s"
+    rate = f"{format_precise(float(params.pantry_rate))}/s"
     if fetch >= cook:
-        pantries = times(float(params.pantry_rate / params.chef_pantry_rate))
+        pantries = format_times(float(params.pantry_rate / params.chef_pantry_rate))
         lesson = (
             f"the cooks wait on the pantry: its {rate} ({pantries} the chef's) sets the pace, "
             f"not the {params.cooks:,} cooks."
@@ -130,10 +132,10 @@ def _hallway(params: KitchenParams) -> Headline:
     if many > one:
         ratio = float(many / one)
         lesson = f"{costs}, more than {shared}."
-        return Headline(ratio, f"{kitchens} {times(ratio)} SLOWER THAN ONE", lesson)
+        return Headline(ratio, f"{kitchens} {format_times(ratio)} SLOWER THAN ONE", lesson)
     ratio = float(one / many)
     lesson = f"{costs}, less than {shared}."
-    return Headline(ratio, f"{kitchens} {times(ratio)} FASTER THAN ONE", lesson)
+    return Headline(ratio, f"{kitchens} {format_times(ratio)} FASTER THAN ONE", lesson)
 
 
 def _scaling(params: KitchenParams) -> Headline:
@@ -145,15 +147,17 @@ def _scaling(params: KitchenParams) -> Headline:
     step = f"{seconds_text(2 * params.hallway_latency_seconds)} a round"
     if best.kitchens < k:
         ratio = float(best.speedup)
-        title = f"{count_word(best.kitchens)} KITCHENS ARE BEST: {times(ratio)} FASTER THAN ONE"
+        title = (
+            f"{count_word(best.kitchens)} KITCHENS ARE BEST: {format_times(ratio)} FASTER THAN ONE"
+        )
         lesson = (
-            f"{k:,} kitchens are only {times(float(last.speedup))} faster: past "
+            f"{k:,} kitchens are only {format_times(float(last.speedup))} faster: past "
             f"{best.kitchens:,}, each extra kitchen adds two hallway steps ({step}) and saves "
             "less than that."
         )
         return Headline(ratio, title, lesson)
     ratio = float(last.speedup)
-    title = f"{count_word(k)} KITCHENS ARE {times(ratio)} FASTER THAN ONE"
+    title = f"{count_word(k)} KITCHENS ARE {format_times(ratio)} FASTER THAN ONE"
     lesson = f"the hallway is fast enough that every kitchen up to {k:,} still pays for itself."
     return Headline(ratio, title, lesson)
 

@@ -11,6 +11,7 @@ from fractions import Fraction
 from numbers import Rational
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.units import format_exact
 
 # Kitchens beyond this make the per-K series pointless and slow to print; real clusters of
 # thousands of GPUs are still far below it.
@@ -49,19 +50,12 @@ class Spec:
         """The valid range in words, e.g. ``0 or between 0.000000001 and 1,000,000,000 s``."""
         kind = "a whole number " if self.whole else ""
         unit = "" if self.unit in ("", "×", self.name) else f" {self.unit}"
-        span = f"{kind}between {bound_text(self.low)} and {bound_text(self.high)}{unit}"
+        span = f"{kind}between {format_exact(self.low)} and {format_exact(self.high)}{unit}"
         return f"0 or {span}" if self.zero else span
 
     def refusal(self, got: str) -> UsageError:
         """The one-line error for a value outside the range (or not a number at all)."""
         return UsageError(f"{self.name} must be {self.describe()}, got {got}")
-
-
-def bound_text(value: Fraction) -> str:
-    """A range end as people write it: ``1,000,000,000`` or ``0.000000001`` (never ``1e-09``)."""
-    if value.denominator == 1:
-        return f"{value.numerator:,}"
-    return f"{float(value):.12f}".rstrip("0")
 
 
 _NANO = Fraction(1, 10**9)

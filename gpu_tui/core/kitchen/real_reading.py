@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
-from gpu_tui.core.comm.ranks import size_text
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.real import GEMM_SIZES, HALLWAY_SIZES, RealCheck
-from gpu_tui.core.kitchen.report import duration, times
+from gpu_tui.core.kitchen.report import duration
+from gpu_tui.core.units import format_bytes_exact, format_times
 
 PENDING, MISSING, NO_GPU = "…", "—", "no GPU"
 KIB, MIB = 1 << 10, 1 << 20
@@ -80,15 +80,14 @@ def model_line(params: KitchenParams) -> str:
     if params.kitchens > 1:
         series = model.kitchens_series(params)
         best, last = min(series, key=lambda p: (p.seconds, p.kitchens)), series[-1]
-        shown = (
-            f"Model: {last.kitchens} kitchens run at {times(float(last.speedup))} the speed of one"
-        )
+        speed = format_times(float(last.speedup))
+        shown = f"Model: {last.kitchens} kitchens run at {speed} the speed of one"
         if best.kitchens == 1:
             return f"{shown}; one kitchen is best"
-        return f"{shown}; {best.kitchens} are best ({times(float(best.speedup))})"
+        return f"{shown}; {best.kitchens} are best ({format_times(float(best.speedup))})"
     winner, ratio = ("brigade", chef / brigade) if brigade < chef else ("chef", brigade / chef)
     return (
-        f"Model: {winner} {times(float(ratio))} faster "
+        f"Model: {winner} {format_times(float(ratio))} faster "
         f"(chef {model_time(float(chef))} · brigade {model_time(float(brigade))})"
     )
 
@@ -111,15 +110,15 @@ def _onions(params: KitchenParams, got: _Results) -> Reading:
     measured, speedup = "", got.cell(None, False)
     if loop and best:
         ratio = loop.median_seconds / best.median_seconds
-        speedup = times(ratio)
-        measured = f"This machine: vectorised {times(ratio)} faster than the Python loop"
+        speedup = format_times(ratio)
+        measured = f"This machine: vectorised {format_times(ratio)} faster than the Python loop"
         if e2e:
             slower = e2e.median_seconds > best.median_seconds
             measured += (
                 f"; GPU end to end {real_time(e2e.median_seconds)}, "
                 f"{'slower' if slower else 'faster'} than this CPU"
             )
-    rows.append(("speed-up: loop ÷ vectorised", times(float(chef / brigade)), speedup))
+    rows.append(("speed-up: loop ÷ vectorised", format_times(float(chef / brigade)), speedup))
     # the model column already holds the model's prediction: no separate line for it
     return Reading(("", "model", "measured"), tuple(rows), "", measured)
 
@@ -181,13 +180,13 @@ def _pantry(params: KitchenParams, got: _Results) -> Reading:
     measured = ""
     if cpu and gpu:
         measured = (
-            f"This machine: the GPU's pantry is {times(gpu.value / cpu.value)} this CPU's "
+            f"This machine: the GPU's pantry is {format_times(gpu.value / cpu.value)} this CPU's "
             "(triad), so a pantry-bound job gains about that, whatever the core count"
         )
     elif cpu:
         measured = f"This CPU's pantry: {cpu.value:,.1f} GB/s (triad), the pace of any vector add"
     pantry = float(params.pantry_rate / params.chef_pantry_rate)
-    line = f"{model_line(params)}; pantry ratio {times(pantry)}"
+    line = f"{model_line(params)}; pantry ratio {format_times(pantry)}"
     return Reading(("STREAM", "this CPU", "GPU"), tuple(rows), line, measured)
 
 
@@ -198,7 +197,7 @@ def _all_reduce(params: KitchenParams, got: _Results) -> Reading:
         r = got.find("comm", "all_reduce", False, bytes=size)
         rows.append(
             (
-                size_text(size),
+                format_bytes_exact(size),
                 got.cell(r, False),
                 got.cell(r, False, f"{r.value:,.3g} GB/s" if r else None),
             )

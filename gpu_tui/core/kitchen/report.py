@@ -7,6 +7,7 @@ from fractions import Fraction
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import SPECS, KitchenParams, json_number
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
+from gpu_tui.core.units import format_precise, format_times
 
 SCHEMA_VERSION = 1
 
@@ -62,20 +63,9 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
     return report
 
 
-def number(value: float) -> str:
-    """Up to 6 significant digits with thousands separators: 20,000 / 0.0005 / 1.05; whole
-    from a million on (1,000,000,000, never 1e+09)."""
-    return f"{value:,.0f}" if abs(value) >= 1e6 else f"{value:,.6g}"
-
-
-def times(ratio: float) -> str:
-    """A speed-up: whole numbers once it is big (1,000×), three figures below (1.05×)."""
-    return f"{ratio:,.0f}×" if ratio >= 100 else f"{ratio:.3g}×"
-
-
 def duration(seconds: float) -> str:
     """Seconds, with minutes / hours / days beside them once those read better."""
-    text = f"{number(seconds)} s"
+    text = f"{format_precise(seconds)} s"
     for unit, size in (("d", 86_400.0), ("h", 3600.0), ("min", 60.0)):
         if seconds >= 2 * size:
             return f"{text} ({seconds / size:,.3g} {unit})"
@@ -84,7 +74,7 @@ def duration(seconds: float) -> str:
 
 def _value(key: str, value: object) -> str:
     unit = SPECS[key].unit
-    shown = number(float(value)) if isinstance(value, (int, float)) else str(value)
+    shown = format_precise(float(value)) if isinstance(value, (int, float)) else str(value)
     return f"{shown} {unit}".rstrip()
 
 
@@ -105,20 +95,20 @@ def render_text(report: dict[str, object]) -> str:
         ("roofline", duration(_f(report, "brigade_roofline_seconds")), "perfect-overlap bound"),
         (
             "speed-up",
-            times(_f(report, "speedup")),
+            format_times(_f(report, "speedup")),
             f"chef (1 CPU core) ÷ brigade ({_gpus(params)}): {report['winner']} wins",
         ),
         ("cooks busy", f"{_f(report, 'cook_busy_fraction'):.1%}", "of all cook time spent cooking"),
     ]
     if "crossover_tasks" in report:
         w = report["crossover_tasks"]
-        text = f"{number(float(w))} tasks" if isinstance(w, int) else "none"
+        text = f"{format_precise(float(w))} tasks" if isinstance(w, int) else "none"
         results.append(("crossover", text, "brigade wins from here (one wave)"))
     if "hybrid_seconds" in report:
         results.append(("chef + brigade", duration(_f(report, "hybrid_seconds")), "hybrid"))
-        results.append(("hybrid gain", times(_f(report, "hybrid_speedup")), "over the chef"))
+        results.append(("hybrid gain", format_times(_f(report, "hybrid_speedup")), "over the chef"))
         amdahl = f"Amdahl with serial share {_f(report, 'serial_share'):.1%}"
-        results.append(("Amdahl", times(_f(report, "amdahl_speedup")), amdahl))
+        results.append(("Amdahl", format_times(_f(report, "amdahl_speedup")), amdahl))
     series = report.get("kitchens")
     if isinstance(series, list):
         for point in series:
@@ -127,7 +117,7 @@ def render_text(report: dict[str, object]) -> str:
                 (
                     f"K = {point['kitchens']}",
                     duration(point["seconds"]),
-                    f"{times(point['speedup'])} vs one kitchen{mark}",
+                    f"{format_times(point['speedup'])} vs one kitchen{mark}",
                 )
             )
     lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}"]

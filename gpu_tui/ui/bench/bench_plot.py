@@ -13,18 +13,12 @@ from textual.timer import Timer
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
+from gpu_tui.core.units import format_binary_count
 from gpu_tui.ui.bench.plot_data import PlotSpec
 
 MIN_REDRAW_SECONDS = 0.4
 """Results can arrive many times a second; the plot follows at most ~2.5 times a second."""
 PALETTE = ("primary", "warning", "success", "accent", "secondary", "error")
-
-
-def _si(value: float) -> str:
-    for scale, suffix in ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")):
-        if value >= scale and value % scale == 0:
-            return f"{int(value // scale)}{suffix}"
-    return f"{value:g}"
 
 
 class BenchPlot(PlotextPlot, can_focus=True):
@@ -125,7 +119,7 @@ class BenchPlot(PlotextPlot, can_focus=True):
         if spec.ylog:
             plt.yscale("log")
         if spec.xticks:
-            plt.xticks(list(spec.xticks), [_si(x) for x in spec.xticks])
+            plt.xticks(list(spec.xticks), [format_binary_count(x) for x in spec.xticks])
         if len(set(xs)) > 1 and not spec.xlog:  # plotext 5.3 fails on xlim with a log axis
             plt.xlim(min(xs), max(xs))
         ys = [y for s in spec.series for y in s.ys if y > 0] + [y for y, _ in spec.hlines if y > 0]

@@ -23,9 +23,9 @@ from gpu_tui.core.guide.lineup import (
     sort_rows,
 )
 from gpu_tui.core.sources import Source
+from gpu_tui.core.units import format_rounded
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
-from gpu_tui.ui.widgets.guide_bars import number
 from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 CELL_PADDING = 2
@@ -40,7 +40,11 @@ WEAK_MARK = "†"
 def _cell(value: object, attr: str, weak: bool = False) -> str:
     if value is None:
         return "—"
-    text = number(float(value)) if isinstance(value, int | float) and attr != "year" else str(value)
+    text = (
+        format_rounded(float(value))
+        if isinstance(value, int | float) and attr != "year"
+        else str(value)
+    )
     return text + WEAK_MARK if weak else text
 
 
@@ -53,7 +57,7 @@ def describe(row: LineupRow) -> Text:
         value = getattr(row, attr)
         if value is None:
             return missing
-        text = str(value) if attr == "year" else number(float(value))
+        text = str(value) if attr == "year" else format_rounded(float(value))
         return f"{text}{WEAK_MARK if attr in row.weak else ''}{unit}"
 
     head = Text(row.name, style="bold")
@@ -63,7 +67,7 @@ def describe(row: LineupRow) -> Text:
         memory += f" {row.memory_type}{WEAK_MARK if 'memory_type' in row.weak else ''}"
     bf16 = fig("bf16_tflops")
     if row.bf16_sparse_tflops is not None:
-        bf16 += f" (2:4 sparse {number(row.bf16_sparse_tflops)})"
+        bf16 += f" (2:4 sparse {format_rounded(row.bf16_sparse_tflops)})"
     head.append(f" · {' '.join(facts)} · {memory} · {fig('bandwidth_tbps', ' TB/s')}")
     head.append(f" · TFLOP/s dense BF16 {bf16}, FP8 {fig('fp8_tflops')}")
     head.append(f", FP32 {fig('fp32_tflops')} · TDP {fig('tdp_watts', ' W')}")

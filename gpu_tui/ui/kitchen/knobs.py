@@ -6,9 +6,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpu_tui.core.kitchen.params import SPECS, KitchenParams, bound_text
-from gpu_tui.core.kitchen.report import number
+from gpu_tui.core.kitchen.params import SPECS, KitchenParams
 from gpu_tui.core.kitchen.scenarios import Scenario
+from gpu_tui.core.units import format_exact, format_precise
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def step(knob: Knob, value: Fraction, up: bool) -> Fraction:
 
 
 def show_value(knob: Knob, value: Fraction) -> str:
-    return f"{number(float(value))}{knob.unit}"
+    return f"{format_precise(float(value))}{knob.unit}"
 
 
 def at_limit(knob: Knob, value: Fraction, up: bool) -> str | None:
@@ -118,7 +118,7 @@ def at_limit(knob: Knob, value: Fraction, up: bool) -> str | None:
         return None
     lowest = Fraction(0) if knob.zero else knob.minimum
     # Written out in full (10,000,000, not 1e+07): this line is about the exact limit.
-    span = f"{bound_text(lowest)}{knob.unit} to {bound_text(knob.maximum)}{knob.unit}"
+    span = f"{format_exact(lowest)}{knob.unit} to {format_exact(knob.maximum)}{knob.unit}"
     return f"{knob.label} is at its {'maximum' if up else 'minimum'} ({span})"
 
 

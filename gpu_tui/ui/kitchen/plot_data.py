@@ -9,6 +9,7 @@ from fractions import Fraction
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import ONIONS, SCALING
+from gpu_tui.core.units import format_si_count
 
 EXAMPLE_SERIAL = Fraction(1, 20)  # shown when the recipe itself has no serial steps
 
@@ -27,14 +28,7 @@ def log_ticks(low: float, high: float, most: int | None = None) -> tuple[list[fl
         power *= 10
     if most is not None and len(ticks) > most:
         ticks = ticks[:: math.ceil(len(ticks) / max(1, most))]
-    return ticks, [_short(t) for t in ticks]
-
-
-def _short(value: float) -> str:
-    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if value >= size:
-            return f"{value / size:g}{suffix}"
-    return f"{value:g}"
+    return ticks, [format_si_count(t) for t in ticks]
 
 
 @dataclass(frozen=True)

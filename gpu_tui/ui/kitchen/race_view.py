@@ -10,9 +10,9 @@ from textual.widgets import Digits, Static
 from gpu_tui.core.kitchen.clock import RaceClock, race_clock
 from gpu_tui.core.kitchen.conveyor import SQUAD
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.report import number
 from gpu_tui.core.kitchen.scenarios import Scenario
 from gpu_tui.core.kitchen.timeline import BrigadeState, BrigadeTimeline, ChefTimeline
+from gpu_tui.core.units import format_precise
 from gpu_tui.ui.kitchen.progress_line import ProgressLine
 from gpu_tui.ui.kitchen.squad_grid import STATE_NAMES, SquadGrid, SquadState, squad_state
 
@@ -31,7 +31,7 @@ def unit_text(clock: RaceClock) -> str:
 
 
 def count_text(done: int, total: int, noun: str) -> str:
-    return f"{number(done)} of {number(total)} {noun}"
+    return f"{format_precise(done)} of {format_precise(total)} {noun}"
 
 
 def fit_line(forms: list[str], more: list[str], width: int) -> str:
@@ -140,7 +140,7 @@ class RaceView(Horizontal):
         elif chef.pantry_bound:
             forms = ["waiting on his pantry", "pantry"]
         else:
-            forms = [f"cooking · {number(float(phase.chef_seconds))} s per task", "cooking"]
+            forms = [f"cooking · {format_precise(float(phase.chef_seconds))} s per task", "cooking"]
         self._set("#chef-status", fit_line(forms, [], self._width("#chef-side")))
         self.query_one("#chef-side").set_class(chef.finished, "-finished")
 
@@ -159,8 +159,8 @@ class RaceView(Horizontal):
         assert self.params is not None
         k, cooks = self.params.kitchens, self.params.cooks
         gpus = f"{k} GPUs ×" if k > 1 else "1 GPU ·"
-        title = Text.assemble(("BRIGADE", "bold"), f" · {gpus} {number(cooks)} cooks")
-        squads = f" · {number(-(-cooks // SQUAD))} squads"
+        title = Text.assemble(("BRIGADE", "bold"), f" · {gpus} {format_precise(cooks)} cooks")
+        squads = f" · {format_precise(-(-cooks // SQUAD))} squads"
         if title.cell_len + len(squads) <= self._width("#brigade-side"):
             title.append(squads)
         self._set("#brigade-title", title)
@@ -183,7 +183,7 @@ class RaceView(Horizontal):
         if state.segment.phase is None:
             forms = [f"hallway: sharing the stock pot {share}", f"stock pot {share}"]
         elif any(k.briefing for k in state.kitchens):
-            launch = number(float(self.params.launch_seconds))
+            launch = format_precise(float(self.params.launch_seconds))
             forms = [f"briefing (launch, {launch} s)", "briefing"]
         else:
             forms = ["cooking"]
@@ -227,7 +227,7 @@ class RaceView(Horizontal):
                 totals[i] += value
         if not state.kitchens:  # all done, or all in the hallway
             totals[SquadState.DONE if state.finished else SquadState.HALLWAY] = cooks
-        pad = len(number(cooks))
+        pad = len(format_precise(cooks))
         shown = list(LEGEND.items())
         if self.brigade is not None and self.brigade.kitchens == 1:
             shown = shown[:-1]
@@ -237,7 +237,7 @@ class RaceView(Horizontal):
             for code, labels in shown:
                 style = grid.get_component_rich_style(f"squad-grid--{STATE_NAMES[code]}")
                 piece = Text.assemble(("▇▇", style), f" {labels[0 if long else 1]}")
-                piece.append(f" {number(totals[code]):<{pad}}", "bold")
+                piece.append(f" {format_precise(totals[code]):<{pad}}", "bold")
                 pieces.append(piece)
             text = wrap_pieces(pieces, width)
             if "\n" not in text.plain:

@@ -7,12 +7,8 @@ from rich.text import Text
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.headline import Headline, winner
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.report import duration, times
-
-
-def ratio_text(value: float, suffix: str) -> str:
-    """Whole numbers once big (1,998), three figures below (2.5): readable at a glance."""
-    return f"{value:,.0f}{suffix}" if value >= 100 else f"{value:.3g}{suffix}"
+from gpu_tui.core.kitchen.report import duration
+from gpu_tui.core.units import format_times
 
 
 def contenders(params: KitchenParams, head: Headline) -> str:
@@ -38,7 +34,9 @@ def result_text(
     times_line = f"chef {duration(float(chef))} · brigade {duration(float(brigade))}"
     who, ratio = winner(params)
     if not head.title.startswith(who):  # the headline compares something else: say this too
-        times_line += " · a tie" if who == "TIE" else f" · {who.lower()} {times(ratio)} faster"
+        times_line += (
+            " · a tie" if who == "TIE" else f" · {who.lower()} {format_times(ratio)} faster"
+        )
     text.append(f"\n{times_line}")
     if comparison:
         text.append(f"\n{comparison}")

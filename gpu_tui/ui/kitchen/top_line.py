@@ -12,8 +12,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
+from gpu_tui.core.units import format_number
 from gpu_tui.ui.kitchen.playback import Playback
-from gpu_tui.ui.kitchen.result import ratio_text
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def fit(pieces: list[Piece], width: int) -> Text:
 def top_line(scenario: Scenario, pb: Playback, *, autoplay: bool, width: int = 1000) -> Text:
     names = list(SCENARIOS)
     state = "■ finished" if pb.finished else "▶ playing" if pb.playing else "❚❚ paused"
-    rate = ratio_text(pb.schedule.rate(pb.t) * pb.speed, "")
+    rate = format_number(pb.schedule.rate(pb.t) * pb.speed)
     pieces = [
         Piece((f" {scenario.name} ",), "reverse bold"),
         Piece((f" {scenario.title}", ""), rank=5),

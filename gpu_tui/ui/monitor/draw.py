@@ -171,23 +171,8 @@ def _column(eighths: int, solid: int, height: int) -> str:
     return "".join(cells)
 
 
-def number(value: Maybe[float] | Maybe[int], fmt: str = ".0f", unit: str = "") -> str:
-    """A reading with its unit, or an en dash when unknown (the reason is shown elsewhere)."""
-    if isinstance(value, Unknown):
-        return "–"
-    return f"{value:{fmt}}{unit}"
-
-
 def gib(value: Maybe[int]) -> str:
     return "–" if isinstance(value, Unknown) else f"{value / _GIB:.1f}"
-
-
-def bytes_short(value: float) -> str:
-    """``12.3G``-style sizes for tight columns (binary units, as nvidia-smi's MiB)."""
-    for unit, size in (("T", 1024**4), ("G", _GIB), ("M", 1024**2), ("K", 1024)):
-        if value >= size:
-            return f"{value / size:.1f}{unit}"
-    return f"{value:.0f}B"
 
 
 def rate(value: Maybe[float]) -> str:

@@ -11,13 +11,13 @@ from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import GpuHistory, Series
 from gpu_tui.core.history_window import WINDOWS
 from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.units import format_reading
 from gpu_tui.ui.monitor.draw import (
     bar,
     cells_text,
     fraction,
     gib,
     known_float,
-    number,
     rate,
 )
 from gpu_tui.ui.monitor.gpu_text import (
@@ -194,7 +194,7 @@ class GpuCard(RowsWidget):
     def _ecc(self, gpu: GpuSample) -> Text:  # uncorrected since boot: any is worth red
         ecc = gpu.ecc_errors_uncorrected
         bad = not isinstance(ecc, Unknown) and ecc > 0
-        return Text(number(ecc), style=self._s("hot") if bad else "")
+        return Text(format_reading(ecc), style=self._s("hot") if bad else "")
 
     def _throttle(self, gpu: GpuSample) -> Text:
         words = throttle_text(gpu.throttle_reasons)
@@ -230,8 +230,8 @@ class GpuCard(RowsWidget):
             self._bar(gpu.memory_used_bytes, used_high, 5)
         )
         line.append(f"{gib(gpu.memory_used_bytes)}G")
-        power = f"{number(gpu.power_watts)}/{number(gpu.power_limit_watts)}W"
-        line.append(f"  {number(gpu.temperature_c)}°C  {power}")
+        power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
+        line.append(f"  {format_reading(gpu.temperature_c)}°C  {power}")
         words = throttle_text(gpu.throttle_reasons)
         if words:
             line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
@@ -243,7 +243,7 @@ class GpuCard(RowsWidget):
         head.append("  ").append_text(self._throttle(gpu))
         label = self._s("label")
         util = Text("GPU ", style=label).append_text(self._bar(gpu.utilization_percent, 100.0, 8))
-        util.append(number(gpu.utilization_percent, "4.0f", "%") + " ")
+        util.append(format_reading(gpu.utilization_percent, "4.0f", "%") + " ")
         rest = Text("  VRAM ", style=label)
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
         rest.append_text(self._bar(gpu.memory_used_bytes, used_high, 8))
@@ -251,13 +251,13 @@ class GpuCard(RowsWidget):
         temp_high = self._high("temperature_c", gpu.temperature_slowdown_c)
         temp_share = fraction(known_float(gpu.temperature_c), 0.0, temp_high)
         rest.append(
-            f"{number(gpu.temperature_c)}/{number(gpu.temperature_slowdown_c)}°C",
+            f"{format_reading(gpu.temperature_c)}/{format_reading(gpu.temperature_slowdown_c)}°C",
             style=self._alert(temp_share),
         )
         power_high = self._high("power_watts", gpu.power_limit_watts)
         power_share = fraction(known_float(gpu.power_watts), 0.0, power_high)
         rest.append(
-            f"  {number(gpu.power_watts)}/{number(gpu.power_limit_watts)} W",
+            f"  {format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
             style=self._alert(power_share),
         )
         series = self._series("utilization_percent")
@@ -267,17 +267,17 @@ class GpuCard(RowsWidget):
             util.append_text(cells_text((spark_cells, self._s("graph"))))
         util.append_text(rest)
         clocks = Text("SMCLK ", style=label).append(
-            f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz"
+            f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.sm_clock_max_mhz)} MHz"
         )
-        clocks.append("  MCLK ", style=label).append(number(gpu.memory_clock_mhz))
+        clocks.append("  MCLK ", style=label).append(format_reading(gpu.memory_clock_mhz))
         clocks.append("  MCTL ", style=label).append(
-            number(gpu.memory_utilization_percent, ".0f", "% busy")
+            format_reading(gpu.memory_utilization_percent, ".0f", "% busy")
         )
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         )
         clocks.append("  ENC/DEC ", style=label).append(
-            f"{number(gpu.encoder_percent)}/{number(gpu.decoder_percent)}%"
+            f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%"
         )
         clocks.append("  ECC ", style=label).append_text(self._ecc(gpu))
         if not isinstance(gpu.fan_percent, Unknown):

@@ -10,7 +10,8 @@ from rich.text import Text
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.history import GpuHistory
 from gpu_tui.core.samples import GpuSample
-from gpu_tui.ui.monitor.draw import gib, graph_block, number, rate
+from gpu_tui.core.units import format_reading
+from gpu_tui.ui.monitor.draw import gib, graph_block, rate
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 
@@ -30,13 +31,15 @@ def throttle_text(reasons: Maybe[tuple[str, ...]]) -> str:
 def readings(gpu: GpuSample) -> dict[str, str]:
     """Each reading as the card prints it, against its limit where the GPU reports one."""
     return {
-        "util": number(gpu.utilization_percent, "3.0f", "%"),
-        "mem": number(gpu.memory_utilization_percent, "3.0f", "%"),
+        "util": format_reading(gpu.utilization_percent, "3.0f", "%"),
+        "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
         "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB",
-        "temp": f"{number(gpu.temperature_c)}/{number(gpu.temperature_slowdown_c)} °C",
-        "power": f"{number(gpu.power_watts)}/{number(gpu.power_limit_watts)} W",
-        "sm": f"{number(gpu.sm_clock_mhz)}/{number(gpu.sm_clock_max_mhz)} MHz",
-        "mclk": f"{number(gpu.memory_clock_mhz)}/{number(gpu.memory_clock_max_mhz)} MHz",
+        "temp": f"{format_reading(gpu.temperature_c)}/"
+        f"{format_reading(gpu.temperature_slowdown_c)} °C",
+        "power": f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
+        "sm": f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.sm_clock_max_mhz)} MHz",
+        "mclk": f"{format_reading(gpu.memory_clock_mhz)}/"
+        f"{format_reading(gpu.memory_clock_max_mhz)} MHz",
     }
 
 
@@ -44,9 +47,9 @@ def links_text(gpu: GpuSample) -> str:
     """PCIe traffic, video engines and fan, on one line."""
     return (
         f"PCIe ↓{rate(gpu.pcie_rx_bytes_per_second)} ↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
-        f" · ENC {number(gpu.encoder_percent, '.0f', '%')}"
-        f" DEC {number(gpu.decoder_percent, '.0f', '%')}"
-        f" · fan {number(gpu.fan_percent, '.0f', '%')}"
+        f" · ENC {format_reading(gpu.encoder_percent, '.0f', '%')}"
+        f" DEC {format_reading(gpu.decoder_percent, '.0f', '%')}"
+        f" · fan {format_reading(gpu.fan_percent, '.0f', '%')}"
     )
 
 

@@ -15,7 +15,7 @@ from textual.message import Message
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.samples import GpuProcess, GpuSample
-from gpu_tui.ui.monitor.draw import bytes_short
+from gpu_tui.core.units import format_bytes_short
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 SORT_KEYS = ("vram", "sm", "cpu", "pid", "gpu")
@@ -108,10 +108,10 @@ def _row(slot: int, process: GpuProcess, now: float) -> ProcessRow:
         str(process.pid),
         user,
         KINDS.get(process.kind, process.kind),
-        "–" if vram is None else bytes_short(vram),
+        "–" if vram is None else format_bytes_short(vram),
         "–" if sm is None else f"{sm:.0f}%",
         "–" if cpu is None else f"{cpu:.1f}" if cpu < 100 else f"{cpu:.0f}",
-        "–" if rss is None else bytes_short(rss),
+        "–" if rss is None else format_bytes_short(rss),
         "–" if started is None else elapsed_text(now - started),
         command,
     )

@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from gpu_tui.core.compare import Comparison
+from gpu_tui.core.units import format_rounded
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 
@@ -41,7 +42,7 @@ class CompareBars(Static):
             table.add_column(justify="right", no_wrap=True)
             for bar in comparison.bars:
                 style = f"bold {accent}" if bar.this else ""
-                value = "n/p" if bar.value is None else _number(bar.value)
+                value = "n/p" if bar.value is None else format_rounded(bar.value)
                 table.add_row(
                     Text(bar.label.removeprefix("NVIDIA "), style=style),
                     Text(bar_text((bar.value or 0.0) / top, bar_width), style=style or "dim"),
@@ -50,11 +51,3 @@ class CompareBars(Static):
             title = Text(f"{comparison.metric} ({comparison.unit})", style="bold underline")
             blocks.extend([title, table, Text("")])
         return Group(*blocks)
-
-
-def _number(value: float) -> str:
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 1:
-        return f"{value:.1f}"
-    return f"{value:.2f}"

@@ -10,20 +10,12 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from gpu_tui.core.guide.lineup import BarChart
+from gpu_tui.core.units import format_rounded
 from gpu_tui.ui.widgets.compare_bars import bar_text
 
 SIMULATED_TAG = " (SIMULATED)"
 MIN_BAR = 10
 """The narrowest a bar gets: a label longer than the rest allows wraps instead."""
-
-
-def number(value: float) -> str:
-    """Three significant figures or whole numbers: bars are for shape, the table for detail."""
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 1:
-        return f"{value:.1f}"
-    return f"{value:.2f}"
 
 
 class GuideBars(Static):
@@ -62,7 +54,9 @@ class GuideBars(Static):
                 label.stylize(style)
             fraction = (bar.value or 0.0) / top if top else 0.0
             value = (
-                Text(bar.missing, style="italic") if bar.value is None else Text(number(bar.value))
+                Text(bar.missing, style="italic")
+                if bar.value is None
+                else Text(format_rounded(bar.value))
             )
             table.add_row(label, Text(bar_text(fraction, bar_width), style=style or plain), value)
         return table

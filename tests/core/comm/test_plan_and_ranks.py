@@ -7,8 +7,9 @@ import signal
 import pytest
 
 from gpu_tui.core.comm.plan import Launch, build_comm_plan, point_count
-from gpu_tui.core.comm.ranks import RankWatch, point_labels, size_text
+from gpu_tui.core.comm.ranks import RankWatch, point_labels
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.units import format_bytes_exact
 
 
 def test_single_node_listens_on_loopback_only() -> None:
@@ -62,7 +63,7 @@ def test_labels() -> None:
         "all_reduce fp32 1 KiB",
         "all_reduce fp32 3 MiB",
     ]
-    assert size_text(1 << 30) == "1 GiB"
+    assert format_bytes_exact(1 << 30) == "1 GiB"
 
 
 def _watch() -> RankWatch:
