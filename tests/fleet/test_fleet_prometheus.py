@@ -1,18 +1,31 @@
-"""``gpu-tui fleet --json`` against a real Prometheus scraping `gpu-tui export --demo` processes
-and a recorded dcgm-exporter page (its default counters, with Kubernetes pod labels)."""
+"""``gpu-tui fleet --json`` and the Fleet pane's node history against a real Prometheus scraping
+`gpu-tui export --demo` processes and a recorded dcgm-exporter page (its default counters, with
+Kubernetes pod labels)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import DataTable
 
+from gpu_tui.core.fleet.grid import grid_rows, summary
+from gpu_tui.core.fleet.history import latest
+from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot
+from gpu_tui.core.fleet.prom_api import PrometheusApi
+from gpu_tui.core.fleet.queries import PANE_FIELDS
+from gpu_tui.core.fleet.reader import FleetReader
+from gpu_tui.ui.app import AppConfig, make_app
+from gpu_tui.ui.fleet_node import HistoryGraph
+from gpu_tui.ui.fleet_pane import FleetPane, live_reader
 from tests.fleet import harness
+from tests.ui.conftest import fixed_inventory
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dcgm_exporter_k8s.metrics"
 pytestmark = pytest.mark.timeout(90)
@@ -160,3 +173,91 @@ def test_a_selector_prometheus_rejects_is_bad_input(cluster: str) -> None:
     assert done.stderr.count("\n") == 1
     assert "Traceback" not in done.stderr
     assert "rejected" in done.stderr
+
+
+def test_a_nodes_history_is_one_range_query_per_reading_with_a_series_per_gpu(
+    cluster: str,
+) -> None:
+    _, history_of = live_reader(cluster)  # the pane's reader, with its time limits
+    recorded = history_of("dgx-a07", 15, 80)
+    assert recorded.gpu_names() == ["0", "1", "2"]
+    assert recorded.end - recorded.start == pytest.approx(900)
+    used = latest(recorded.points("0", "memory_used_bytes"))
+    assert used is not None
+    assert used[1] == 71787 * 1024**2
+    assert used[0] >= recorded.end - 2 * recorded.step  # a reading of now, not an old one
+    power = latest(recorded.points("0", "power_watts"))
+    assert power is not None
+    assert power[1] == pytest.approx(312.456)
+    for name in ("gpu-a", "gpu-b"):
+        demo = history_of(name, 15, 80)
+        assert demo.gpu_names() == ["0"]  # the demo exporter's one GPU, however often scraped
+        utilisation = [v for _, v in demo.points("0", "utilization_percent")]
+        assert utilisation
+        assert all(0 <= v <= 100 for v in utilisation)
+        temperature = latest(demo.points("0", "temperature_c"))
+        assert temperature is not None
+        assert 20 < temperature[1] < 100
+    assert history_of("no-such-node", 15, 80).gpus == {}
+
+
+def test_a_stopped_exporters_history_ends_when_it_stopped(cluster: str) -> None:
+    _, history_of = live_reader(cluster)
+
+    def stopped() -> bool:  # a one-minute window: steps of a quarter of a second
+        history = history_of("gpu-c", 1, 240)
+        newest = latest(history.points("0", "utilization_percent"))
+        return newest is not None and newest[0] < history.end - 1.0
+
+    harness.wait_until(stopped, 10, "gpu-c's series to stop")
+
+
+async def test_the_pane_opens_a_node_and_draws_its_history_from_the_server(cluster: str) -> None:
+    app = make_app(
+        AppConfig(pane="fleet", discover=fixed_inventory, host="test", prometheus_url=cluster)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(FleetPane)
+        while pane.snapshot is None:
+            await pilot.pause(0.05)
+        names = [node.name for node in pane.snapshot.nodes]
+        grid = app.query_one("#fleet-grid", DataTable)
+        grid.move_cursor(row=[row.name for row in grid_rows(pane.snapshot, 0)].index("dgx-a07"))
+        assert "dgx-a07" in names
+        await pilot.press("enter")
+        while pane.history is None and not pane.history_error:
+            await pilot.pause(0.05)
+        assert pane.history_error == ""
+        await pilot.pause()
+        gpus = app.query_one("#fleet-gpus", DataTable)
+        assert gpus.row_count == 3
+        util = app.query_one("#fleet-graph-utilization_percent", HistoryGraph)
+        memory = app.query_one("#fleet-graph-memory_used_bytes", HistoryGraph)
+        assert util.drawn
+        assert memory.drawn
+        assert "gpu0 memory, GiB · now 70" in str(memory.render())  # 71,787 MiB
+        await pilot.press("escape")
+        assert app.query_one("#fleet-main").display
+
+
+def test_the_panes_refreshes_show_what_asking_everything_shows(cluster: str) -> None:
+    at = time.time() - 1  # one instant for every reader: the same answers
+    api = PrometheusApi(cluster, timeout=10)
+    everything = FleetReader(api, clock=lambda: at).read()
+    pane = FleetReader(
+        api, fields=PANE_FIELDS, slow_seconds=3600, flagged_only=True, clock=lambda: at
+    )
+    for snapshot in (pane.read(), pane.read()):  # the second from the slow answers kept
+        assert grid_rows(snapshot, at) == grid_rows(everything, at)
+        assert summary(snapshot) == summary(everything)
+        assert snapshot.idle_while_allocated == everything.idle_while_allocated
+        hot = by_gpu(snapshot)[("dgx-a07", "2")]
+        assert hot.xid_last == 79
+        assert hot.hot
+    quiet = by_gpu(everything)[("dgx-a07", "0")]
+    assert quiet.xid_last == 0  # asked of every GPU here; the pane asks only where it is set
+    assert by_gpu(pane.read())[("dgx-a07", "0")].xid_last is None
+
+
+def by_gpu(snapshot: FleetSnapshot) -> dict[tuple[str, str], FleetGpu]:
+    return {(gpu.node, gpu.gpu): gpu for node in snapshot.nodes for gpu in node.gpus}

@@ -1,16 +1,21 @@
-"""The Fleet pane with a fixed fleet: totals, the grid, sort, filter, failures and key 6."""
+"""The Fleet pane with a fixed fleet: totals, the grid, sort, filter, failures, key 6, and a
+node's GPUs with their history (Enter, Esc)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from gpu_tui.core.fleet.model import FleetSnapshot
 from gpu_tui.core.fleet.prom_api import PrometheusError
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.fleet_pane import FleetPane
+from gpu_tui.ui.fleet_node import FleetNodeView, HistoryGraph
+from gpu_tui.ui.fleet_pane import CPU_SHARE, REFRESH_SECONDS, FleetPane
 from tests.fleet.fake_fleet import fleet_snapshot
+from tests.fleet.fake_history import FakeFleet
 from tests.ui.conftest import fixed_inventory
 
 
@@ -95,3 +100,146 @@ async def test_without_a_server_the_pane_says_how_to_get_one() -> None:
         await pilot.press("1")
         await pilot.press("6")
         assert app.query_one(FleetPane).display
+
+
+async def open_pane(pilot: Pilot[int], app: GpuTuiApp) -> FleetPane:
+    pane = app.query_one(FleetPane)
+    while pane.snapshot is None:
+        await pilot.pause(0.05)
+    return pane
+
+
+async def test_enter_opens_a_nodes_gpus_with_history_graphs_and_esc_goes_back() -> None:
+    reader = FakeFleet()
+    app = fleet_app(reader)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, app)
+        await pilot.press("s")  # by node; the cursor stays on dgx-h05, the last
+        await pilot.press("up", "up", "up")
+        grid = app.query_one("#fleet-grid", DataTable)
+        assert grid_names(app)[grid.cursor_row] == "dgx-h02"
+        await pilot.press("enter")
+        while pane.history is None:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        view = app.query_one(FleetNodeView)
+        assert view.display
+        assert not app.query_one("#fleet-main").display
+        assert text_of(app, "#fleet-node-title").startswith("dgx-h02 · up")
+        assert "Last 15 min" in text_of(app, "#fleet-node-status")
+        gpus = app.query_one("#fleet-gpus", DataTable)
+        assert [str(gpus.get_row_at(i)[0]) for i in range(gpus.row_count)] == [
+            str(i) for i in range(8)
+        ]
+        assert str(gpus.get_row_at(0)[-1]) == "alice/jupyter-alice"
+        spark = str(gpus.get_row_at(2)[2])  # gpu2's utilisation over the window
+        assert len(spark) >= 8
+        assert set(spark) <= set("▁▂▃▄▅▆▇█")
+        assert str(gpus.get_row_at(1)[2]).startswith("▁")  # gpu1: idle
+        assert reader.asked == [("dgx-h02", 15, 80)]  # one read for the node, not per GPU
+        util = app.query_one("#fleet-graph-utilization_percent", HistoryGraph)
+        memory = app.query_one("#fleet-graph-memory_used_bytes", HistoryGraph)
+        assert util.drawn
+        assert memory.drawn
+        assert util.gpu == "0"
+        assert "gpu0 utilisation, % · now" in str(util.render())
+        assert "now" in str(util.render()).splitlines()[-1]  # the time axis
+        await pilot.press("down", "down")  # the graphs follow the cursor
+        assert util.gpu == "2"
+        assert util.points == pane.history.points("2", "utilization_percent")
+        assert isinstance(app.focused, DataTable)
+        assert app.focused.id == "fleet-gpus"
+        await pilot.press("z")
+        while pane.history.minutes != 60:
+            await pilot.pause(0.05)
+        assert "Last 1 h" in text_of(app, "#fleet-node-status")
+        assert reader.asked[-1] == ("dgx-h02", 60, 80)
+        await pilot.press("escape")
+        assert not view.display
+        assert app.query_one("#fleet-main").display
+        assert isinstance(app.focused, DataTable)
+        assert app.focused.id == "fleet-grid"
+        assert grid_names(app)[app.focused.cursor_row] == "dgx-h02"
+
+
+async def test_a_node_that_is_down_shows_its_last_minutes_and_a_failure_one_line() -> None:
+    reader = FakeFleet()
+    app = fleet_app(reader)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await open_pane(pilot, app)
+        assert grid_names(app)[0] == "dgx-h05"  # down: first by issues
+        await pilot.press("enter")
+        while pane.history is None:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        assert "dgx-h05 · DOWN" in text_of(app, "#fleet-node-title")
+        util = app.query_one("#fleet-graph-utilization_percent", HistoryGraph)
+        assert util.drawn
+        assert ", 10m ago" in str(util.render())  # not "now": it stopped when the node went down
+        power = app.query_one("#fleet-graph-power_watts", HistoryGraph)
+        assert power.display
+        assert power.drawn
+        reader.fail_history = True
+        await pilot.press("r")
+        while not pane.history_error:
+            await pilot.pause(0.05)
+        status = app.query_one("#fleet-node-status", Static)
+        assert str(status.render()) == (
+            "cannot reach http://prometheus.example:9090: refused — trying again in 5 s"
+        )
+        assert status.has_class("-error")
+        assert util.drawn  # the last history stays on screen
+        reader.fail_history = False
+        await pilot.press("r")
+        while pane.history_error:
+            await pilot.pause(0.05)
+        assert not status.has_class("-error")
+
+
+async def test_a_refresh_puts_new_readings_in_place_and_the_cursor_stays_on_its_node() -> None:
+    snapshots = [fleet_snapshot(), fleet_snapshot()]
+    second = snapshots[1]
+    second.time += 5
+    for node in second.nodes:
+        node.last_scrape_time = second.time - 3
+    second.nodes[3].gpus[1].xid_last = 48  # dgx-h04 gets an XID: issues put it third
+    second.nodes[1].gpus[2].utilization_percent = 5.0  # dgx-h02 reads lower
+
+    def reader() -> FleetSnapshot:
+        return snapshots.pop(0) if snapshots else second
+
+    app = fleet_app(reader)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, app)
+        table = app.query_one("#fleet-grid", DataTable)
+        assert grid_names(app)[:3] == ["dgx-h05", "dgx-h03", "dgx-h01"]
+        await pilot.press("down", "down", "down")  # dgx-h02
+        assert grid_names(app)[table.cursor_row] == "dgx-h02"
+        util_before = str(table.get_row("dgx-h02")[3])
+        await pilot.press("r")
+        while pane.snapshot is not second:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        assert grid_names(app) == ["dgx-h05", "dgx-h03", "dgx-h04", "dgx-h01", "dgx-h02"]
+        assert grid_names(app)[table.cursor_row] == "dgx-h02"  # the cursor moved with its node
+        assert str(table.get_row("dgx-h02")[1]) == "<15s"
+        assert str(table.get_row("dgx-h02")[3]) != util_before
+        assert "1xid" in str(table.get_row("dgx-h04")[7])
+        assert table.row_count == 5
+
+
+async def test_a_fleet_that_costs_much_to_read_is_read_less_often() -> None:
+    app = fleet_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, app)
+        ticks = iter(range(10_000))
+        pane.cpu_clock = lambda: 0.25 * next(ticks)  # each reading and each drawing: 0.25 s
+        pane._costs = []
+        await pilot.press("r")
+        while not pane._costs:
+            await pilot.pause(0.05)
+        assert pane.refresh_seconds == pytest.approx(0.5 / CPU_SHARE)  # 25 s, not 5
+        assert "every 25 s" in text_of(app, "#fleet-summary")
+        pane.cpu_clock = lambda: 0.0
+        pane._costs = [0.01]
+        assert pane.refresh_seconds == REFRESH_SECONDS

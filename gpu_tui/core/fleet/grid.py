@@ -24,6 +24,19 @@ def bar(percent: float | None) -> str:
     return BARS[max(level, 1)]  # the lowest bar, not a blank: an idle GPU is still there
 
 
+def seen_text(seconds: float | None) -> str:
+    """How long ago a node was scraped, as the grid says it: in steps while it is fresh
+    (``<15s``, ``<30s``, ``<1m``), then ``4m``, ``2h``. Each scrape moves a node's age, so in
+    seconds the column of a thousand healthy nodes would change at every refresh; in steps it
+    stays still, and a node that is late still stands out."""
+    if seconds is None:
+        return "never"
+    for step, words in ((15, "<15s"), (30, "<30s"), (60, "<1m")):
+        if seconds < step:
+            return words
+    return age_text(seconds).removesuffix(" ago")
+
+
 @dataclass(frozen=True)
 class NodeRow:
     """What the grid shows for one node, and what it sorts and filters by."""
@@ -73,9 +86,7 @@ class NodeRow:
         power = "?" if self.power_watts is None else f"{self.power_watts / 1000:.1f}"
         if self.power_limit_watts:
             power += f"/{self.power_limit_watts / 1000:.1f}"
-        state = (
-            self.state if self.state != "up" else age_text(self.age_seconds).removesuffix(" ago")
-        )
+        state = self.state if self.state != "up" else seen_text(self.age_seconds)
         return (
             self.name,
             state,
@@ -92,39 +103,60 @@ class NodeRow:
 HEADERS = ("Node", "Seen", "GPUs", "Util", "Memory", "Max°C", "kW/cap", "Flags", "Who")
 
 
-def _sum(values: list[float]) -> float | None:
-    return sum(values) if values else None
-
-
 def node_row(node: FleetNode, now: float) -> NodeRow:
-    gpus = node.gpus
-    utils = [g.utilization_percent for g in gpus if g.utilization_percent is not None]
-    used = [g.memory_used_bytes for g in gpus if g.memory_used_bytes is not None]
-    totals = [g.memory_total_bytes for g in gpus if g.memory_total_bytes is not None]
-    temps = [g.temperature_c for g in gpus if g.temperature_c is not None]
-    power = [g.power_watts for g in gpus if g.power_watts is not None]
-    caps = [g.power_limit_watts for g in gpus if g.power_limit_watts is not None]
+    """One pass over the node's GPUs (a thousand nodes are gone through at every refresh)."""
+    utils: list[float] = []
+    strip: list[str] = []
+    used = total = power = cap = 0.0
+    used_seen = total_seen = power_seen = cap_seen = 0
+    hottest: float | None = None
+    hot = throttled = erroring = 0
+    simulated = False
     who: list[str] = []
-    for gpu in gpus:
-        for word in (gpu.model, f"{gpu.namespace}/{gpu.pod}" if gpu.pod else "", gpu.job):
+    for g in node.gpus:
+        util = g.utilization_percent
+        strip.append(bar(util))
+        if util is not None:
+            utils.append(util)
+        if g.memory_used_bytes is not None:
+            used += g.memory_used_bytes
+            used_seen += 1
+        if g.memory_total_bytes is not None:
+            total += g.memory_total_bytes
+            total_seen += 1
+        temperature = g.temperature_c
+        if temperature is not None and (hottest is None or temperature > hottest):
+            hottest = temperature
+        if g.power_watts is not None:
+            power += g.power_watts
+            power_seen += 1
+        if g.power_limit_watts is not None:
+            cap += g.power_limit_watts
+            cap_seen += 1
+        hot += g.hot
+        throttled += g.throttled
+        erroring += g.erroring
+        simulated = simulated or g.simulated
+        for word in (g.model, f"{g.namespace}/{g.pod}" if g.pod else "", g.job):
             if word and word not in who:
                 who.append(word)
     return NodeRow(
         name=node.name,
         state={True: "up", False: "DOWN", None: "?"}[node.up],
         age_seconds=None if node.last_scrape_time is None else max(now - node.last_scrape_time, 0),
-        gpus=len(gpus),
-        strip="".join(bar(g.utilization_percent) for g in gpus),
+        gpus=len(node.gpus),
+        strip="".join(strip),
         util_percent=sum(utils) / len(utils) if utils else None,
-        memory_used_bytes=int(sum(used)) if used else None,
-        memory_total_bytes=int(sum(totals)) if totals and len(totals) == len(used) else None,
-        temperature_c=max(temps) if temps else None,
-        power_watts=_sum(power),
-        power_limit_watts=_sum(caps) if len(caps) == len(power) else None,
-        hot=sum(g.hot for g in gpus),
-        throttled=sum(g.throttled for g in gpus),
-        erroring=sum(g.erroring for g in gpus),
-        simulated=any(g.simulated for g in gpus),
+        memory_used_bytes=int(used) if used_seen else None,
+        # A total only when every GPU that says what it uses says its size too.
+        memory_total_bytes=int(total) if total_seen and total_seen == used_seen else None,
+        temperature_c=hottest,
+        power_watts=power if power_seen else None,
+        power_limit_watts=cap if cap_seen and cap_seen == power_seen else None,
+        hot=hot,
+        throttled=throttled,
+        erroring=erroring,
+        simulated=simulated,
         who=" ".join(who),
     )
 

@@ -5,8 +5,9 @@ Built from the answers to ``queries`` (no I/O here); values in SI units, unknown
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpu_tui.core.devices.nvml_util import throttle_words
 from gpu_tui.core.fleet.dcgm_names import MIB
@@ -151,20 +152,86 @@ class FleetSnapshot:
         )
 
 
+GpuKey = tuple[str, str]
+"""(node, ``gpu`` label): what names a GPU across the answers."""
+
+
 def node_name(labels: dict[str, str]) -> str:
     """The node a series belongs to: dcgm-exporter's ``Hostname``, else the scrape target."""
     return labels.get("Hostname") or labels.get("instance") or "?"
 
 
-def _finite(value: float) -> float | None:
-    # dcgm-exporter writes a blank DCGM reading as a huge sentinel (e.g. 9223372036854775794)
-    if not math.isfinite(value) or abs(value) >= 1e15:
-        return None
-    return value
+def gpu_key(labels: dict[str, str]) -> GpuKey:
+    return (labels.get("Hostname") or labels.get("instance") or "?", labels.get("gpu", "?"))
 
 
 def _gpu_sort_key(gpu: FleetGpu) -> tuple[int, str]:
     return (int(gpu.gpu), "") if gpu.gpu.isdigit() else (1 << 30, gpu.gpu)
+
+
+def _mib(value: float) -> int:
+    return round(value * MIB)
+
+
+_FIELDS: dict[str, tuple[str, Callable[[float], object] | None]] = {
+    "utilization_percent": ("utilization_percent", None),
+    "fb_used_mib": ("memory_used_bytes", _mib),
+    "fb_total_mib": ("memory_total_bytes", _mib),
+    "temperature_c": ("temperature_c", None),
+    "temperature_slowdown_c": ("temperature_slowdown_c", None),
+    "power_watts": ("power_watts", None),
+    "power_limit_watts": ("power_limit_watts", None),
+    "sm_clock_mhz": ("sm_clock_mhz", None),
+    "clock_event_reasons": ("clock_event_reasons", int),
+    "xid_last": ("xid_last", int),
+    "simulated": ("simulated", lambda value: value > 0),
+    "sample_time": ("sample_time", None),
+}
+"""Each field's answer: the FleetGpu attribute it sets, and how its value is turned into it."""
+_LABELS = (
+    ("instance", "instance"),
+    ("model", "modelName"),
+    ("uuid", "UUID"),
+    ("job", "job"),
+    ("namespace", "namespace"),
+    ("pod", "pod"),
+    ("container", "container"),
+)
+
+
+def _fill(table: dict[GpuKey, dict[str, Any]], name: str, answer: list[Series]) -> None:
+    """Put one field's answer into ``table`` (GPU → attributes); blank readings are left out.
+
+    A thousand nodes answer some 90,000 series a refresh: the loop is kept tight (one lookup
+    of the GPU, one comparison for a usable value)."""
+    attribute, convert = _FIELDS[name]
+    for series in answer:
+        labels = series.labels
+        key = (labels.get("Hostname") or labels.get("instance") or "?", labels.get("gpu", "?"))
+        attributes = table.get(key)
+        if attributes is None:
+            attributes = table[key] = {"instance": labels.get("instance", "")}
+        value = series.value
+        if abs(value) < 1e15:  # False for NaN and Inf too
+            attributes[attribute] = value if convert is None else convert(value)
+
+
+def static_attributes(
+    labels: list[Series], fields: dict[str, list[Series]]
+) -> dict[GpuKey, dict[str, Any]]:
+    """What changes rarely about each GPU, from the labels' answer and the static fields'
+    (``queries.STATIC_FIELDS``): FleetGpu keyword arguments by GPU. Where a GPU has several
+    label sets (two pods, two jobs), the first non-empty value of each label is kept."""
+    table: dict[GpuKey, dict[str, Any]] = {}
+    for series in labels:
+        attributes = table.setdefault(gpu_key(series.labels), {})
+        for attribute, label in _LABELS:
+            value = series.labels.get(label)
+            if value and not attributes.get(attribute):
+                attributes[attribute] = value
+    for name, answer in fields.items():
+        _fill(table, name, answer)
+    return table
 
 
 def build_snapshot(
@@ -174,58 +241,30 @@ def build_snapshot(
     selector: str,
     idle_window: str,
     fields: dict[str, list[Series]],
-    labels: list[Series],
+    static: dict[GpuKey, dict[str, Any]],
     targets: list[Series],
     scrapes: list[Series],
     idle: list[Series],
 ) -> FleetSnapshot:
-    """Join the answers into nodes → GPUs (GPUs keyed by node and ``gpu`` label)."""
-    gpus: dict[tuple[str, str], FleetGpu] = {}
+    """Join the answers into nodes → GPUs (GPUs keyed by node and ``gpu`` label).
 
-    def gpu_for(series_labels: dict[str, str]) -> FleetGpu:
-        key = (node_name(series_labels), series_labels.get("gpu", "?"))
-        if key not in gpus:
-            gpus[key] = FleetGpu(
-                node=key[0], gpu=key[1], instance=series_labels.get("instance", "")
-            )
-        return gpus[key]
-
-    for series in labels:
-        gpu = gpu_for(series.labels)
-        for attribute, label in (
-            ("model", "modelName"),
-            ("uuid", "UUID"),
-            ("job", "job"),
-            ("namespace", "namespace"),
-            ("pod", "pod"),
-            ("container", "container"),
-        ):
-            if series.labels.get(label) and not getattr(gpu, attribute):
-                setattr(gpu, attribute, series.labels[label])
+    ``fields`` are the readings of now; ``static`` may be older (see ``reader``), so a GPU it
+    alone knows is kept only while its node is live (a reading now, or its target up): a node
+    that went down keeps no GPUs, as its readings are no longer current."""
+    readings: dict[GpuKey, dict[str, Any]] = {}
     for name, answer in fields.items():
-        for series in answer:
-            value = _finite(series.value)
-            gpu = gpu_for(series.labels)
-            if value is None:
-                continue
-            if name == "fb_used_mib":
-                gpu.memory_used_bytes = round(value * MIB)
-            elif name == "fb_free_mib":
-                gpu.memory_total_bytes = round(value * MIB)  # used is added below
-            elif name == "clock_event_reasons":
-                gpu.clock_event_reasons = int(value)
-            elif name == "xid_last":
-                gpu.xid_last = int(value)
-            elif name == "simulated":
-                gpu.simulated = value > 0
-            else:
-                setattr(gpu, name, value)
-    for gpu in gpus.values():
-        if gpu.memory_total_bytes is not None:
-            if gpu.memory_used_bytes is None:
-                gpu.memory_total_bytes = None  # free alone does not give the total
-            else:
-                gpu.memory_total_bytes += gpu.memory_used_bytes
+        _fill(readings, name, answer)
+    live = {key[0] for key in readings} | {node_name(t.labels) for t in targets if t.value == 1}
+    gpus: dict[GpuKey, FleetGpu] = {}
+    for key, attributes in readings.items():
+        known = static.get(key)
+        if known is not None:
+            attributes.pop("instance", None)  # the labels' answer names it (readings may not)
+            attributes = {**known, **attributes}
+        gpus[key] = FleetGpu(key[0], key[1], **attributes)
+    for key, known in static.items():
+        if key not in gpus and key[0] in live:
+            gpus[key] = FleetGpu(key[0], key[1], **known)
 
     nodes: dict[str, FleetNode] = {}
     for gpu in gpus.values():
@@ -257,6 +296,7 @@ def build_snapshot(
                 container=s.labels.get("container", ""),
             )
             for s in idle
+            if gpu_key(s.labels) in gpus  # not a GPU that is gone, whose window still holds it
         ),
         key=lambda g: (g.node, int(g.gpu) if g.gpu.isdigit() else 1 << 30, g.gpu),
     )

@@ -1,7 +1,13 @@
 """The PromQL gpu-tui asks a fleet: every aggregation is done by the server, one query per field.
 
 Each per-GPU query is ``max by (Hostname, instance, gpu) (...)``, so the answer carries three
-labels per GPU whatever the exporter adds, and a GPU exported twice (two pods sharing it) is one.
+labels per GPU whatever the exporter adds, and a GPU exported twice (two pods sharing it) is one;
+the readings asked at every refresh carry two (``reading``).
+
+The queries come in two kinds (``reader`` asks the slow ones less often in the pane): instant
+lookups of what changes at every scrape (``DYNAMIC_FIELDS``, ``up``), and what changes rarely or
+looks back over a window (``STATIC_FIELDS``, labels, each target's node, idle while allocated).
+At a thousand nodes the second kind is most of the server's work and of the bytes sent.
 """
 
 from __future__ import annotations
@@ -67,27 +73,71 @@ def per_gpu(expression: str) -> str:
     return f"max by ({_by(GPU_KEY)}) ({expression})"
 
 
-def field_queries(selector: str) -> dict[str, str]:
-    """One instant query per field of the GPU table, keyed by the field they fill."""
+DYNAMIC_FIELDS = (
+    "utilization_percent",
+    "fb_used_mib",
+    "temperature_c",
+    "power_watts",
+    "sm_clock_mhz",
+    "clock_event_reasons",
+    "xid_last",
+    "sample_time",
+)
+"""Fields that change at every scrape."""
+STATIC_FIELDS = ("fb_total_mib", "temperature_slowdown_c", "power_limit_watts", "simulated")
+"""Fields that change rarely, if ever: the GPU's size and limits."""
+PANE_FIELDS = frozenset(DYNAMIC_FIELDS + STATIC_FIELDS) - {"sm_clock_mhz", "sample_time"}
+"""What the Fleet pane shows (the clock and each GPU's sample age are ``--json`` only)."""
+
+
+def _with(matcher: str, selector: str) -> str:
+    return f"{{{matcher},{selector}}}" if selector else f"{{{matcher}}}"
+
+
+def reading(selector: str, *names: str, of: str = "{}") -> str:
+    """One reading of every GPU, ``max by (Hostname, gpu)``: without ``instance``, a third of
+    the bytes of each series (the labels' answer names each GPU's target). Where an exporter
+    sets no ``Hostname`` its target names the node, so those GPUs are kept by (instance, gpu).
+    ``of`` wraps each series selector (e.g. ``timestamp({})``)."""
+
+    def each(matcher: str) -> str:
+        return " or ".join(of.format(f"{name}{_with(matcher, selector)}") for name in names)
+
+    named, unnamed = each('Hostname!=""'), each('Hostname=""')
+    return f"max by (Hostname, gpu) ({named}) or max by (instance, gpu) ({unnamed})"
+
+
+def field_queries(
+    selector: str, fields: frozenset[str] | None = None, *, flagged_only: bool = False
+) -> dict[str, str]:
+    """One instant query per field of the GPU table (``fields``, or all), keyed by the field.
+
+    ``flagged_only``: the XID and clock-event answers hold only the GPUs where they say
+    something (an XID, a reason besides idle), as the pane shows them; a GPU left out reads
+    as none. At a thousand nodes that is 16,000 series less at every refresh."""
     s = f"{{{selector}}}"
 
     def one(*names: str) -> str:
         return per_gpu(" or ".join(f"{name}{s}" for name in names))
 
-    return {
-        "utilization_percent": one(m.GPU_UTIL),
-        "fb_used_mib": one(m.FB_USED),
-        "fb_free_mib": one(m.FB_FREE),
-        "temperature_c": one(m.GPU_TEMP),
+    reasons = reading(selector, m.CLOCKS_EVENT_REASONS, m.CLOCK_THROTTLE_REASONS)
+    xid = reading(selector, m.XID_ERRORS)
+    every = {
+        "utilization_percent": reading(selector, m.GPU_UTIL),
+        "fb_used_mib": reading(selector, m.FB_USED),
+        # The total on the server: used and free of one scrape, and a static field.
+        "fb_total_mib": per_gpu(f"{m.FB_USED}{s} + {m.FB_FREE}{s}"),
+        "temperature_c": reading(selector, m.GPU_TEMP),
         "temperature_slowdown_c": one(m.SLOWDOWN_TEMP),
-        "power_watts": one(m.POWER_USAGE),
+        "power_watts": reading(selector, m.POWER_USAGE),
         "power_limit_watts": one(m.POWER_LIMIT, m.POWER_MGMT_LIMIT),
-        "sm_clock_mhz": one(m.SM_CLOCK),
-        "clock_event_reasons": one(m.CLOCKS_EVENT_REASONS, m.CLOCK_THROTTLE_REASONS),
-        "xid_last": one(m.XID_ERRORS),
+        "sm_clock_mhz": reading(selector, m.SM_CLOCK),
+        "clock_event_reasons": f"({reasons}) > 1" if flagged_only else reasons,
+        "xid_last": f"({xid}) != 0" if flagged_only else xid,
         "simulated": one(m.SIMULATED),
-        "sample_time": per_gpu(f"timestamp({m.GPU_UTIL}{s})"),
+        "sample_time": reading(selector, m.GPU_UTIL, of="timestamp({})"),
     }
+    return {key: query for key, query in every.items() if fields is None or key in fields}
 
 
 def labels_query(selector: str) -> str:
@@ -96,26 +146,31 @@ def labels_query(selector: str) -> str:
     return f"group by ({_by(LABEL_KEYS)}) ({m.GPU_UTIL}{{{selector}}})"
 
 
-def targets_query(selector: str) -> str:
-    """``up`` and the last scrape time of every target that served GPU metrics in the last
-    hour (so a target that is down now still shows, with the node it was). ``up`` has only the
-    target's labels, so the GPU selector picks the targets through their past GPU series."""
-    past = (
+def target_nodes_query(selector: str) -> str:
+    """Every target that served GPU metrics in the last hour, with its node (``Hostname``), so
+    a target that is down now still shows as the node it was. ``up`` has only the target's
+    labels: the GPU selector picks the targets through their past GPU series, and ``reader``
+    joins this answer to ``up`` (a window over every GPU series: asked at the slow pace)."""
+    return (
         f"group by (instance, job, Hostname) "
         f"(last_over_time({m.GPU_UTIL}{{{selector}}}[{DOWN_LOOKBACK}]))"
     )
-    joined = f"up * on (instance, job) group_right {past}"
-    if selector:
-        return joined
-    # Without a selector, also the targets of GPU jobs that are down and never served a GPU
-    # series (e.g. down since Prometheus started): shown under their address.
-    jobs = f"group by (job) (last_over_time({m.GPU_UTIL}[{DOWN_LOOKBACK}]))"
-    never = f"(up == 0 unless on (instance, job) {past}) and on (job) {jobs}"
-    return f"{joined} or {never}"
 
 
-def scrape_time_query() -> str:
-    return "timestamp(up)"
+def _quoted(value: str) -> str:
+    """A PromQL string literal."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def up_query(jobs: list[str]) -> str:
+    """``up`` of every target of these jobs (those that served GPU metrics), not of every
+    target the server scrapes; empty when there are none."""
+    return " or ".join(f"up{{job={_quoted(job)}}}" for job in jobs)
+
+
+def scrape_time_query(jobs: list[str]) -> str:
+    """When each target of these jobs was last scraped."""
+    return f"timestamp({up_query(jobs)})" if jobs else ""
 
 
 def idle_query(selector: str, window: str, max_util: float, min_used_mib: float) -> str:
@@ -128,8 +183,30 @@ def idle_query(selector: str, window: str, max_util: float, min_used_mib: float)
     return f"({busiest} <= {max_util:g}) and on ({_by(GPU_KEY)}) ({least_held} >= {min_used_mib:g})"
 
 
-def history_query(field_name: str, node: str) -> str:
-    """One node's GPUs over time, for the pane's graphs (a range query)."""
-    metric = {"utilization_percent": m.GPU_UTIL, "power_watts": m.POWER_USAGE}[field_name]
-    escaped = node.replace("\\", "\\\\").replace('"', '\\"')
-    return f'max by (gpu) ({metric}{{Hostname="{escaped}"}})'
+HISTORY_NAMES = {
+    "utilization_percent": m.GPU_UTIL,
+    "fb_used_mib": m.FB_USED,
+    "temperature_c": m.GPU_TEMP,
+    "power_watts": m.POWER_USAGE,
+}
+"""What the node view graphs, keyed by the field each range query fills."""
+
+
+def node_matchers(node: str) -> tuple[str, str]:
+    """The matchers that pick one node's series, as ``model.node_name`` names a node: by its
+    ``Hostname`` label, or by its target where the exporter sets no ``Hostname``."""
+    quoted = _quoted(node)
+    return f"Hostname={quoted}", f'Hostname="",instance={quoted}'
+
+
+def history_queries(selector: str, node: str) -> dict[str, str]:
+    """One range query per graphed field for one node: every GPU of the node in one answer,
+    ``max by (gpu)`` on the server (as ``per_gpu`` does for the grid), so the answer holds one
+    series per GPU however many exporters or pods label it."""
+    extra = f",{selector}" if selector else ""
+    by_name, by_target = node_matchers(node)
+
+    def one(name: str) -> str:
+        return f"max by (gpu) ({name}{{{by_name}{extra}}} or {name}{{{by_target}{extra}}})"
+
+    return {key: one(name) for key, name in HISTORY_NAMES.items()}
