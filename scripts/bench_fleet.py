@@ -108,9 +108,9 @@ class Pages:
     def _render(self, variant: int, t: float) -> bytes:
         from prometheus_client import generate_latest
 
+        from gpu_tui.core.devices.fields import Unknown
         from gpu_tui.core.devices.simulated import simulated_sample
-        from gpu_tui.core.fields import Unknown
-        from gpu_tui.core.samples import CpuSample, MemorySample, Sample
+        from gpu_tui.core.monitor.samples import CpuSample, MemorySample, Sample
 
         phase = t + variant * 37.0
         cpu = CpuSample(0.0, (0.0,), Unknown("-"), Unknown("-"), Unknown("-"))

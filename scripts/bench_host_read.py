@@ -16,7 +16,7 @@ import argparse
 import statistics
 import time
 
-from gpu_tui.core.host_reader import LiveHostReader
+from gpu_tui.core.monitor.host_reader import LiveHostReader
 
 
 def main() -> None:

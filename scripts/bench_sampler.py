@@ -19,8 +19,8 @@ import statistics
 import time
 
 from gpu_tui.core.devices.nvidia_live import NvmlSession
-from gpu_tui.core.gpu_reader import GpuSource
-from gpu_tui.core.sampler import Sampler
+from gpu_tui.core.monitor.gpu_reader import GpuSource
+from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.testing.fake_nvml import FakeNvml
 
 WARMUP = 20

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from gpu_tui.core.devices.live_sources import open_gpu_sources
     from gpu_tui.core.fleet.exporter import MetricsServer, SampleCollector
     from gpu_tui.core.fleet.exposition import identities
-    from gpu_tui.core.sampler import Sampler
+    from gpu_tui.core.monitor.sampler import Sampler
 
     address: ListenAddress = args.listen
     hostname = args.node or socket.gethostname()

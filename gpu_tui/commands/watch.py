@@ -13,10 +13,10 @@ from typing import Any
 
 from gpu_tui.cli import refresh_seconds
 from gpu_tui.core import ending
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.sampler import Sampler
-from gpu_tui.core.samples import GpuSample, Sample
+from gpu_tui.core.monitor.sampler import Sampler
+from gpu_tui.core.monitor.samples import GpuSample, Sample
 from gpu_tui.core.units import format_reading
 
 NAME = "watch"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.devices.fields import Maybe, Unknown
 
 _BINARY = (("T", 1 << 40), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10))
 """Binary prefixes, largest first (``K``, not ``k``: 1,024 is not the SI kilo)."""

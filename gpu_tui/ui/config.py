@@ -11,7 +11,7 @@ from gpu_tui.core.devices.model import Inventory
 
 if TYPE_CHECKING:  # psutil stays out of start-up until the Monitor pane opens
     from gpu_tui.core.fleet.model import FleetSnapshot
-    from gpu_tui.core.host_reader import HostReader
+    from gpu_tui.core.monitor.host_reader import HostReader
 
 
 @dataclass(frozen=True)

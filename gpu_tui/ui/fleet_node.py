@@ -22,7 +22,7 @@ from gpu_tui.core.fleet.history import NodeHistory, Point, columns, latest, scal
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
 from gpu_tui.core.fleet.node_detail import HEADERS, GpuRow, gpu_rows, node_title
 from gpu_tui.core.fleet.text import age_text
-from gpu_tui.core.history_window import axis_row
+from gpu_tui.core.monitor.history_window import axis_row
 from gpu_tui.ui.monitor.draw import cells_text, graph_columns, rows_of, scale_labels, spark_cells
 from gpu_tui.ui.monitor.rows import RowsWidget
 from gpu_tui.ui.widgets.plain_container import PlainContainer

@@ -24,7 +24,7 @@ from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, summary
 from gpu_tui.core.fleet.history import WINDOWS_MINUTES, HistorySource, NodeHistory
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
 from gpu_tui.core.fleet.text import window_text
-from gpu_tui.core.history_window import window_name
+from gpu_tui.core.monitor.history_window import window_name
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.fleet_node import FleetNodeView
 from gpu_tui.ui.pane import Pane

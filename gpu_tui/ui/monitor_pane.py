@@ -17,9 +17,9 @@ from textual.widgets import Static
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import in_daemon_thread
-from gpu_tui.core.history_window import WINDOWS, duration, kept_ms, window_ms, window_name
-from gpu_tui.core.sampler import Sampler, step_interval
-from gpu_tui.core.samples import Sample
+from gpu_tui.core.monitor.history_window import WINDOWS, duration, kept_ms, window_ms, window_name
+from gpu_tui.core.monitor.sampler import Sampler, step_interval
+from gpu_tui.core.monitor.samples import Sample
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel

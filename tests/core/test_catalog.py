@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from gpu_tui.core.catalog import (
+from gpu_tui.core.devices.catalog import (
     CATALOG,
     FIGURES,
     CatalogEntry,
@@ -14,7 +14,7 @@ from gpu_tui.core.catalog import (
     find_entry,
     match_datasheet,
 )
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 NUMBERS = ("memory_gib", "bandwidth_tbps", "fp32_tflops", "bf16_tflops", "fp8_tflops", "tdp_watts")
 

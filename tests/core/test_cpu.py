@@ -9,7 +9,7 @@ import psutil
 import pytest
 
 from gpu_tui.core.devices.cpu import CpuSources, build_cpu_info, parse_cpuinfo, read_cpu
-from gpu_tui.core.fields import Unknown
+from gpu_tui.core.devices.fields import Unknown
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "cpu"
 

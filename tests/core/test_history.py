@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.history import CORE_CAPACITY, DEFAULT_CAPACITY, History, Series
-from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.history import CORE_CAPACITY, DEFAULT_CAPACITY, History, Series
+from gpu_tui.core.monitor.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 

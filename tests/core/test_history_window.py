@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.history import History, Series
-from gpu_tui.core.history_window import (
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.history import History, Series
+from gpu_tui.core.monitor.history_window import (
     WINDOWS,
     Columns,
     axis_row,
@@ -18,7 +18,7 @@ from gpu_tui.core.history_window import (
     window_ms,
     window_name,
 )
-from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
+from gpu_tui.core.monitor.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 

@@ -9,7 +9,9 @@ from typing import Any
 import psutil
 import pytest
 
-from gpu_tui.core.devices.host_processes import (
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.devices.nvidia_live import SAMPLE_OVERLAP_US, NvmlSession
+from gpu_tui.core.monitor.host_processes import (
     ENDED,
     FIRST_READING,
     NOT_IN_NAMESPACE,
@@ -17,9 +19,7 @@ from gpu_tui.core.devices.host_processes import (
     HostProcess,
     HostProcesses,
 )
-from gpu_tui.core.devices.nvidia_live import SAMPLE_OVERLAP_US, NvmlSession
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import GpuProcess
+from gpu_tui.core.monitor.samples import GpuProcess
 from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import PeakClock, Peaks
+from gpu_tui.core.devices.peaks import cpu_flops_per_cycle, cpu_fp32_peak, gpu_peaks, sku_class
 from gpu_tui.core.devices.rated_clocks import RatedSku, find_rated
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.peaks import cpu_flops_per_cycle, cpu_fp32_peak, gpu_peaks, sku_class
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 NOT_READ = Unknown("not read")
 TIGHT = 1e-3  # relative: NVIDIA's H100 whitepaper rounds its figures to one decimal place

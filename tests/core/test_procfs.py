@@ -9,8 +9,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from gpu_tui.core import procfs
-from gpu_tui.core.host_reader import LiveHostReader, _busy_and_total
+from gpu_tui.core.monitor import procfs
+from gpu_tui.core.monitor.host_reader import LiveHostReader, _busy_and_total
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "procfs" / "this-vm"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

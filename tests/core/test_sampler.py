@@ -15,10 +15,10 @@ from typing import Any
 import psutil
 import pytest
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.host_reader import SLOW_SECONDS, LiveHostReader
-from gpu_tui.core.sampler import FunctionSource, Sampler, step_interval
-from gpu_tui.core.samples import CpuSample, GpuSample, MemorySample, Sample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.host_reader import SLOW_SECONDS, LiveHostReader
+from gpu_tui.core.monitor.sampler import FunctionSource, Sampler, step_interval
+from gpu_tui.core.monitor.samples import CpuSample, GpuSample, MemorySample, Sample
 from tests.fakes.samples import gpu_sample
 from tests.polling import wait_for
 

@@ -9,10 +9,10 @@ import threading
 import pytest
 
 from gpu_tui.commands import watch
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.sampler import Sampler
+from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.polling import wait_for
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpu_tui.core.devices import simulated
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.simulated import simulated_accelerator, simulated_sample
-from gpu_tui.core.fields import Unknown
 
 
 def test_accelerator_is_labelled_and_modelled_on_h100_sxm() -> None:

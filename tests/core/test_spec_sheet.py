@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.core.compare import compare_accelerator, compare_cpu
+from gpu_tui.core.devices.compare import compare_accelerator, compare_cpu
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.devices.inventory_json import inventory_json
 from gpu_tui.core.devices.model import Accelerator
 from gpu_tui.core.devices.nvidia import discover_nvidia
+from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.simulated import simulated_accelerator
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.inventory_json import inventory_json
-from gpu_tui.core.peaks import gpu_peaks
-from gpu_tui.core.spec_sheet import SpecRow, accelerator_section, simd_summary, spec_sheet
+from gpu_tui.core.devices.spec_sheet import SpecRow, accelerator_section, simd_summary, spec_sheet
 from gpu_tui.testing.fake_nvml import FakeNvml, install_as_pynvml
 from tests.ui.conftest import fixed_inventory
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from gpu_tui.core import units
-from gpu_tui.core.fields import Unknown
+from gpu_tui.core.devices.fields import Unknown
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,9 @@ import psutil
 import pytest
 
 from gpu_tui.commands import watch
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
+from gpu_tui.core.monitor.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
 from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 

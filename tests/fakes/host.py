@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import CpuSample, MemorySample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.samples import CpuSample, MemorySample
 
 GIB = 1024**3
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.samples import GpuSample
 
 NOT_SUPPORTED = Unknown("not supported by this GPU")
 

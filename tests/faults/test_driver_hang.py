@@ -27,12 +27,12 @@ from textual.widgets import Static
 
 from gpu_tui.core.bench.telemetry import READ_DEADLINE_SECONDS, Telemetry
 from gpu_tui.core.devices import CHECKING, discover_host, nvml_guard
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.sampler import Sampler
+from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.testing.fake_nvml import (
     HANG_VARIABLE,
     IMPORT_ERRORS,

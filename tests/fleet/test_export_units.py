@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from gpu_tui.core.devices import discover
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.simulated import MEMORY_TOTAL, simulated_sample
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.fields import Unknown
 from gpu_tui.core.fleet import queries
 from gpu_tui.core.fleet.exposition import families, identities, reasons_mask
 from gpu_tui.core.fleet.listen import parse_listen
-from gpu_tui.core.samples import CpuSample, MemorySample, Sample
+from gpu_tui.core.monitor.samples import CpuSample, MemorySample, Sample
 
 
 def demo_sample(t: float) -> Sample:

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.core import peaks
-from gpu_tui.core.catalog import CatalogEntry
+from gpu_tui.core.devices import peaks
+from gpu_tui.core.devices.catalog import CatalogEntry
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost, metrics, prices, versus
 from gpu_tui.core.guide.extra_catalog import all_entries
 from gpu_tui.core.guide.lineup import catalog_rows
 from gpu_tui.core.guide.report import cost_lines
-from gpu_tui.core.sources import Source
 from gpu_tui.ui.guide import catalog_view, cost_text, cost_view
 
 ENTRIES = {entry.name: entry for entry in all_entries()}

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import Peaks
 from gpu_tui.core.devices.nvidia import discover_nvidia
+from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.rated_clocks import RATED_SKUS
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.peaks import gpu_peaks
 from gpu_tui.testing.fake_nvml import FakeNvml
 
 WITHIN = 0.01

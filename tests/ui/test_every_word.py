@@ -17,8 +17,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, OptionList
 
 from gpu_tui.core.bench.store import compare
-from gpu_tui.core.explain import explain
-from gpu_tui.core.spec_sheet import SpecRow
+from gpu_tui.core.devices.explain import explain
+from gpu_tui.core.devices.spec_sheet import SpecRow
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.path_dialog import PathDialog

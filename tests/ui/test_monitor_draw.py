@@ -12,8 +12,8 @@ from rich.control import strip_control_codes
 from rich.style import Style
 from rich.text import Text
 
-from gpu_tui.core.history import Series
-from gpu_tui.core.history_window import Columns
+from gpu_tui.core.monitor.history import Series
+from gpu_tui.core.monitor.history_window import Columns
 from gpu_tui.ui.monitor import draw
 from gpu_tui.ui.monitor.draw import (
     BAND,

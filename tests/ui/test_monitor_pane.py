@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from gpu_tui.core.sampler import step_interval
+from gpu_tui.core.monitor.sampler import step_interval
 from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.gpu_card import GpuCard

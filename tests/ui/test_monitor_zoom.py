@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from textual.pilot import Pilot
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import CpuSample, MemorySample, Sample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.samples import CpuSample, MemorySample, Sample
 from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET

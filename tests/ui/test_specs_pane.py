@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from textual.widgets import DataTable, OptionList, Static
 
-from gpu_tui.core.spec_sheet import wrap_value
+from gpu_tui.core.devices.spec_sheet import wrap_value
 from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane

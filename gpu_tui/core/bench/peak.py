@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_tui.core.bench.formulas import Figure, pcie_gbps
-from gpu_tui.core.fields import Unknown
+from gpu_tui.core.devices.fields import Unknown
 
 ABOVE = 100.0
 BELOW = 10.0
@@ -36,7 +36,7 @@ def cpu_peak_gflops() -> float | None:
 def gpu_peaks(device: dict[str, Any]) -> Any:
     """``Peaks`` for a worker device record, or None when gpu-tui's peak tables are missing."""
     try:
-        from gpu_tui.core.peaks import gpu_peaks as compute
+        from gpu_tui.core.devices.peaks import gpu_peaks as compute
     except ImportError:
         return None
     try:

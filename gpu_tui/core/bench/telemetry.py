@@ -16,13 +16,13 @@ from types import ModuleType
 from typing import Any
 
 from gpu_tui.core.bench.gpu_match import identities, match
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import load_nvml
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.gpu_reader import DeviceReader
-from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.monitor.gpu_reader import DeviceReader
+from gpu_tui.core.monitor.samples import GpuSample
 
 INTERVAL_SECONDS = 0.25
 READ_DEADLINE_SECONDS = 0.25

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gpu_tui.core.devices.spec_sheet import SpecRow, SpecSection
 from gpu_tui.core.devices.topology import LEGEND, GpuLinks, Topology
-from gpu_tui.core.spec_sheet import SpecRow, SpecSection
 
 KEY = "topology"
 

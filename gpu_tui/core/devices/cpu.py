@@ -14,10 +14,10 @@ from pathlib import Path
 
 import psutil
 
-from gpu_tui.core import peaks
+from gpu_tui.core.devices import peaks
 from gpu_tui.core.devices.cpu_names import arm_core_name, arm_vendor, microarchitecture
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import CpuInfo
-from gpu_tui.core.fields import Maybe, Unknown
 
 # Flags that matter for AI work, in the order we show them.
 X86_AI_FLAGS = (

@@ -10,7 +10,7 @@ from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import NotAnsweringError
 from gpu_tui.core.devices.simulated import simulated_sample
-from gpu_tui.core.gpu_reader import FunctionSource, GpuSource
+from gpu_tui.core.monitor.gpu_reader import FunctionSource, GpuSource
 
 NO_GPUS = "NVML works but reports no NVIDIA GPUs"
 

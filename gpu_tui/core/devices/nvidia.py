@@ -8,8 +8,9 @@ from functools import partial
 from types import ModuleType
 from typing import Any
 
-from gpu_tui.core.catalog import match_datasheet
+from gpu_tui.core.devices.catalog import match_datasheet
 from gpu_tui.core.devices.doctor import explain_nvml_error, field_reason, is_gpu_lost
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import (
     Accelerator,
     BackendStatus,
@@ -20,8 +21,7 @@ from gpu_tui.core.devices.model import (
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import GpuLostError, failed_status, load_nvml, read
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.peaks import gpu_peaks
+from gpu_tui.core.devices.peaks import gpu_peaks
 
 __all__ = ["NvmlSession", "cores_per_sm", "discover_nvidia"]
 

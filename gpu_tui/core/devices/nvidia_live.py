@@ -10,12 +10,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from gpu_tui.core.devices.doctor import field_reason, nvml_error_code
-from gpu_tui.core.devices.host_processes import (
-    NOT_IN_NAMESPACE,
-    OTHER_USER,
-    HostProcess,
-    HostProcesses,
-)
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import (
@@ -26,8 +21,13 @@ from gpu_tui.core.devices.nvml_util import (
     read,
     throttle_words,
 )
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.samples import NOT_READ, GpuProcess, GpuSample
+from gpu_tui.core.monitor.host_processes import (
+    NOT_IN_NAMESPACE,
+    OTHER_USER,
+    HostProcess,
+    HostProcesses,
+)
+from gpu_tui.core.monitor.samples import NOT_READ, GpuProcess, GpuSample
 
 __all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 

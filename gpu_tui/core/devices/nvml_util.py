@@ -16,9 +16,9 @@ from gpu_tui.core.devices.doctor import (
     is_gpu_lost,
     nvml_error_code,
 )
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_guard import IMPORT_CALL, traced, traced_call
-from gpu_tui.core.fields import Maybe, Unknown
 
 T = TypeVar("T")
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.devices.sources import Source
 
 
 @dataclass(frozen=True)

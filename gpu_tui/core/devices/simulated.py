@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 
-from gpu_tui.core.catalog import match_datasheet
+from gpu_tui.core.devices.catalog import match_datasheet
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator, NvLink
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.peaks import gpu_peaks
-from gpu_tui.core.samples import GpuProcess, GpuSample
+from gpu_tui.core.devices.peaks import gpu_peaks
+from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
 
 # Modelled on a real H100 SXM (recorded in gpu_tui/testing/nvml_readings/hgx_h100_8gpu.json):
 # 132 SMs × 128 cores, 1980 MHz SM, 2619 MHz HBM3 on 5120 bits, 700 W.

@@ -12,7 +12,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 
 from gpu_tui.core.fleet.exposition import GpuIdentity, families
-from gpu_tui.core.samples import Sample
+from gpu_tui.core.monitor.samples import Sample
 
 
 class SampleCollector(Collector):

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_util import _REASONS
-from gpu_tui.core.fields import Unknown
 from gpu_tui.core.fleet import dcgm_names as m
-from gpu_tui.core.samples import GpuSample, Sample
+from gpu_tui.core.monitor.samples import GpuSample, Sample
 
 _BIT_OF_WORD = {word: bit for bit, word in _REASONS}
 _PEAK_PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide.prices import PRICES, PriceRow
 from gpu_tui.core.limits import Limit
-from gpu_tui.core.sources import Source
 
 HOURS_PER_YEAR = 8760
 

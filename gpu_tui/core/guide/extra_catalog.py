@@ -1,12 +1,12 @@
 """Accelerators the Guide adds to the reference catalog (newer AMD, TPU, Trainium, Apple rows).
 
-Same conventions as :mod:`gpu_tui.core.catalog`: dense figures, ``None`` = not published, a
+Same conventions as :mod:`gpu_tui.core.devices.catalog`: dense figures, ``None`` = not published, a
 capacity stated in GiB converted once to 10^9 bytes, and a source for every figure.
 """
 
 from __future__ import annotations
 
-from gpu_tui.core.catalog import (
+from gpu_tui.core.devices.catalog import (
     CATALOG,
     METAL_FEATURE_TABLES,
     ROCM_GPU_SPECS,
@@ -15,7 +15,7 @@ from gpu_tui.core.catalog import (
     CatalogEntry,
     cites,
 )
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 _AMD = "https://www.amd.com/en/products/accelerators/instinct/"
 MI325X_PAGE = Source(

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, Inventory
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.fields import value_or_none
 from gpu_tui.core.guide.shapes import ModelShape, ShapeChoice, check_params, choose_shape
 from gpu_tui.core.limits import Limit
-from gpu_tui.core.sources import Source
 
 # Bytes per parameter (and per cached K/V element). int4 packs two values per byte; the
 # per-group scales that real int4 formats add (a few %) are left out.
@@ -107,7 +107,8 @@ MOE_NOTE = (
 
 
 class CatalogRow(Protocol):
-    """The fields of a catalog entry this module reads (``gpu_tui.core.catalog.CatalogEntry``)."""
+    """The fields of a catalog entry this module reads
+    (``gpu_tui.core.devices.catalog.CatalogEntry``)."""
 
     @property
     def name(self) -> str: ...

@@ -6,10 +6,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gpu_tui.core.catalog import CatalogEntry
+from gpu_tui.core.devices.catalog import CatalogEntry
+from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
-from gpu_tui.core.fields import value_or_none
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 _SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 
 @dataclass(frozen=True)

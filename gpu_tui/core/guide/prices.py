@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 # Public snapshots that recorded the prices on a date (read from the repositories named).
 _SILYBENCH = Source(

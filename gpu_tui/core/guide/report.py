@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost as c
 from gpu_tui.core.guide import fit as f
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
-from gpu_tui.core.sources import Source
 
 SCHEMA_VERSION = 1
 

@@ -12,7 +12,7 @@ from gpu_tui.core.kitchen.figures import EPYC_9654
 
 # The CPU is the same AMD EPYC 9654 the Kitchen compares with (one home for its figures). Zen 4
 # does 32 FP32 FLOP per cycle per core (two 256-bit FMA pipes of 8 lanes; AVX-512 runs as 2 ×
-# 256), the same rate gpu_tui.core.peaks uses for Zen 4.
+# 256), the same rate gpu_tui.core.devices.peaks uses for Zen 4.
 EPYC_9654_CORES = EPYC_9654.cores
 EPYC_9654_BOOST_GHZ = float(EPYC_9654.boost_hz) / 1e9
 ZEN4_FP32_FLOP_PER_CYCLE = 2 * EPYC_9654.fp32_fma_lanes

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpu_tui.core.catalog import H100_DATASHEET, HOPPER_WHITEPAPER
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.catalog import H100_DATASHEET, HOPPER_WHITEPAPER
+from gpu_tui.core.devices.sources import Source
 
 GIGA = 10**9
 TERA = 10**12

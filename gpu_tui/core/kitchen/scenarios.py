@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.kitchen import figures, real_life
 from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
-from gpu_tui.core.sources import Source
 
 Lesson = Literal["race", "amdahl", "pantry", "hallway", "scaling"]
 

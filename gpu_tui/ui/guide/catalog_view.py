@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input
 
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide.lineup import (
     COLUMNS,
     LineupRow,
@@ -22,7 +23,6 @@ from gpu_tui.core.guide.lineup import (
     local_rows,
     sort_rows,
 )
-from gpu_tui.core.sources import Source
 from gpu_tui.core.units import format_rounded
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from rich.style import Style
 from rich.text import Span, Text
 
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.history import Series
+from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.monitor.history import Series
 
 if TYPE_CHECKING:
     from gpu_tui.ui.monitor.history_cells import HistoryCells

@@ -7,10 +7,10 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.history import GpuHistory, Series
-from gpu_tui.core.history_window import WINDOWS
-from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.monitor.history import GpuHistory, Series
+from gpu_tui.core.monitor.history_window import WINDOWS
+from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import format_reading
 from gpu_tui.ui.monitor.draw import (
     bar,

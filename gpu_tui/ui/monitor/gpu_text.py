@@ -7,9 +7,9 @@ from collections.abc import Callable
 from rich.style import Style
 from rich.text import Text
 
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.history import GpuHistory
-from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.monitor.history import GpuHistory
+from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import format_reading
 from gpu_tui.ui.monitor.draw import gib, graph_block, rate
 from gpu_tui.ui.monitor.history_cells import HistoryCells

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gpu_tui.core.history import Series
-from gpu_tui.core.history_window import Columns, axis_row
+from gpu_tui.core.monitor.history import Series
+from gpu_tui.core.monitor.history_window import Columns, axis_row
 from gpu_tui.ui.monitor.draw import NOTHING_YET, cells_text, graph_columns, rows_of, spark_cells
 
 if TYPE_CHECKING:

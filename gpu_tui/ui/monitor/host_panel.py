@@ -8,10 +8,10 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.history import History, Series
-from gpu_tui.core.history_window import WINDOWS
-from gpu_tui.core.samples import Sample
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.monitor.history import History, Series
+from gpu_tui.core.monitor.history_window import WINDOWS
+from gpu_tui.core.monitor.samples import Sample
 from gpu_tui.ui.monitor.draw import bar, cells_text, gib, graph_block, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells
 from gpu_tui.ui.monitor.rows import RowsWidget

@@ -12,9 +12,9 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.samples import GpuProcess, GpuSample
+from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
 from gpu_tui.core.units import format_bytes_short
 from gpu_tui.ui.monitor.rows import RowsWidget
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from gpu_tui.core.devices.live_sources import GpuSources
-from gpu_tui.core.sampler import Sampler
+from gpu_tui.core.monitor.sampler import Sampler
 
 
 def stop_in_background(sampler: Sampler, sources: GpuSources | None) -> None:

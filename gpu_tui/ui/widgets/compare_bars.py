@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from gpu_tui.core.compare import Comparison
+from gpu_tui.core.devices.compare import Comparison
 from gpu_tui.core.units import format_rounded
 
 BLOCKS = " ▏▎▍▌▋▊▉█"

@@ -92,6 +92,6 @@ def test_gpu_peaks_come_from_the_worker_device_record() -> None:
     bf16 = peaks.lookup("cuda:0", "bf16")
     memory = peaks.lookup("cuda:0", "memory")
     if bf16 is None:
-        pytest.skip("gpu_tui.core.peaks has no table for this GPU yet")
+        pytest.skip("gpu_tui.core.devices.peaks has no table for this GPU yet")
     assert 900 < bf16 < 1100  # dense H100 SXM bf16 ≈ 989 TFLOP/s
     assert memory is None or 3000 < memory < 3700

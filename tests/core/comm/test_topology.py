@@ -6,9 +6,9 @@ import json
 
 from gpu_tui.core.comm.topology_sheet import topology_section
 from gpu_tui.core.devices import discover
+from gpu_tui.core.devices.inventory_json import inventory_json
+from gpu_tui.core.devices.spec_sheet import spec_sheet
 from gpu_tui.core.devices.topology import cpu_list, read_topology
-from gpu_tui.core.inventory_json import inventory_json
-from gpu_tui.core.spec_sheet import spec_sheet
 from gpu_tui.testing.fake_nvml import FakeNvml
 
 RECORDED = [  # nvidia-smi topo -m of the node the topology fixture names (GPU rows)

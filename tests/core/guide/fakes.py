@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import MISSING, fields, replace
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator, unknown_peaks
-from gpu_tui.core.fields import Unknown
 
 
 def make_device(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_tui.core.catalog import CATALOG
+from gpu_tui.core.devices.catalog import CATALOG
 from gpu_tui.core.guide.cost import REFERENCE_PRICES
 from gpu_tui.core.guide.extra_catalog import EXTRA, all_entries
 from gpu_tui.core.guide.metrics import KEY_METRICS, WHY_GPUS

@@ -6,9 +6,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gpu_tui.core.fields import Maybe, Unknown
-from gpu_tui.core.history_series import DEFAULT_CAPACITY, TIERS, Series
-from gpu_tui.core.samples import GpuSample, Sample
+from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.monitor.history_series import DEFAULT_CAPACITY, TIERS, Series
+from gpu_tui.core.monitor.samples import GpuSample, Sample
 
 __all__ = ["CORE_CAPACITY", "DEFAULT_CAPACITY", "TIERS", "GpuHistory", "History", "Series"]
 

@@ -7,7 +7,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from gpu_tui.core.history import History, Series
+from gpu_tui.core.monitor.history import History, Series
 
 WINDOWS: tuple[int | None, ...] = (60, 300, 900, 3600, None)
 """What ``z`` cycles through, in seconds of sampling; ``None``: everything kept."""

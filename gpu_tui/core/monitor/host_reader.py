@@ -13,9 +13,9 @@ from typing import Any, Protocol, TypeVar, cast
 
 import psutil
 
-from gpu_tui.core import procfs
-from gpu_tui.core.fields import Maybe, Unknown, attempt
-from gpu_tui.core.samples import CpuSample, MemorySample
+from gpu_tui.core.devices.fields import Maybe, Unknown, attempt
+from gpu_tui.core.monitor import procfs
+from gpu_tui.core.monitor.samples import CpuSample, MemorySample
 
 T = TypeVar("T")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_tui.core.catalog import CATALOG, CatalogEntry
+from gpu_tui.core.devices.catalog import CATALOG, CatalogEntry
 from gpu_tui.core.devices.model import Accelerator, CpuInfo
 
 # Chosen to span the field: last generation, today's workhorses, the newest, AMD, a desk card.

@@ -18,8 +18,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory
-from gpu_tui.core.fields import Unknown
 
 SCHEMA_VERSION = 1
 

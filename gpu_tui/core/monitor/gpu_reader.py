@@ -8,9 +8,9 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.nvml_guard import NotAnsweringError, limit_now, overdue
-from gpu_tui.core.fields import Unknown
-from gpu_tui.core.samples import GpuSample
+from gpu_tui.core.monitor.samples import GpuSample
 
 NOT_ANSWERED_YET = "the driver has not answered yet (a call is hanging)"
 

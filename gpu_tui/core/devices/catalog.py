@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_tui.core.devices.model import Datasheet
-from gpu_tui.core.sources import Source
+from gpu_tui.core.devices.sources import Source
 
 FIGURES: tuple[str, ...] = (
     "year",

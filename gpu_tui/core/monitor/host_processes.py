@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.devices.fields import Maybe, Unknown
 
 T = TypeVar("T")
 

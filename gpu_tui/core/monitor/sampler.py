@@ -7,10 +7,15 @@ import time
 from collections.abc import Callable, Sequence
 
 from gpu_tui.core.devices.nvml_guard import NotAnsweringError
-from gpu_tui.core.gpu_reader import DeviceReader, FunctionSource, GpuSource, unknown_gpu_sample
-from gpu_tui.core.history import DEFAULT_CAPACITY, History
-from gpu_tui.core.host_reader import HostReader, LiveHostReader
-from gpu_tui.core.samples import GpuSample, Sample
+from gpu_tui.core.monitor.gpu_reader import (
+    DeviceReader,
+    FunctionSource,
+    GpuSource,
+    unknown_gpu_sample,
+)
+from gpu_tui.core.monitor.history import DEFAULT_CAPACITY, History
+from gpu_tui.core.monitor.host_reader import HostReader, LiveHostReader
+from gpu_tui.core.monitor.samples import GpuSample, Sample
 
 __all__ = [
     "INTERVAL_STEPS",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_tui.core.devices.cpu_names import INTEL_MODELS
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import CpuPeak, PeakClock, Peaks
 from gpu_tui.core.devices.rated_clocks import RatedSku, find_rated
-from gpu_tui.core.fields import Maybe, Unknown
 
 
 @dataclass(frozen=True)

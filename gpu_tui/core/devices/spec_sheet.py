@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import (
     Accelerator,
     BackendStatus,
@@ -13,7 +14,6 @@ from gpu_tui.core.devices.model import (
     MemoryInfo,
     Peaks,
 )
-from gpu_tui.core.fields import Maybe, Unknown
 from gpu_tui.core.units import format_bandwidth, format_bytes, format_flops, format_mhz
 
 SIMULATED_TAG = "SIMULATED"
@@ -21,7 +21,8 @@ SIMULATED_TAG = "SIMULATED"
 
 @dataclass(frozen=True)
 class SpecRow:
-    """One line of the sheet. ``key`` names the explanation (see :mod:`gpu_tui.core.explain`)."""
+    """One line of the sheet. ``key`` names the explanation (see
+    :mod:`gpu_tui.core.devices.explain`)."""
 
     key: str
     label: str

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpu_tui.core.fields import Maybe, Unknown
+from gpu_tui.core.devices.fields import Maybe, Unknown
 
 
 @dataclass(frozen=True)
