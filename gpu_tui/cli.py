@@ -8,9 +8,9 @@ import sys
 from typing import NoReturn
 
 from gpu_tui import __version__
+from gpu_tui.commands.options import prometheus_url, refresh_seconds
 from gpu_tui.core import ending
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.limits import Limit
 from gpu_tui.ui.pane_registry import pane_names
 
 EXIT_OK = 0
@@ -24,27 +24,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
-
-
-REFRESH = Limit("the refresh interval", 0.1, 60, "seconds")
-
-
-def refresh_seconds(text: str) -> float:
-    """Parse ``--refresh`` (and ``watch --interval``): 0.1 to 60 seconds."""
-    try:
-        return REFRESH.parse(text)
-    except UsageError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def prometheus_url(text: str) -> str:
-    """Parse ``--prometheus``: an http(s) URL with no credentials in it."""
-    from gpu_tui.core.fleet.url import check_url
-
-    try:
-        return check_url(text)
-    except UsageError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> None:

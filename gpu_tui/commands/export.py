@@ -6,7 +6,7 @@ import argparse
 import socket
 import sys
 
-from gpu_tui.cli import refresh_seconds
+from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.listen import DEFAULT_LISTEN, ListenAddress, parse_listen
 

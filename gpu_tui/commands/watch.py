@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from gpu_tui.cli import refresh_seconds
+from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.core import ending
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
