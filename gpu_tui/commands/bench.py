@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import time
 from pathlib import Path
-from typing import TextIO
 
 from gpu_tui.commands.bench_comm import add_comm_arguments, run_comm
+from gpu_tui.commands.bench_console import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    USAGE_KINDS,
+    Progress,
+    Stopper,
+    visible_gpus,
+)
 from gpu_tui.core import ending
-from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.store import RunOutput, compare, document_json, load
@@ -26,9 +30,6 @@ from gpu_tui.core.errors import UsageError
 
 NAME = "bench"
 HELP = "measure GEMM, bandwidth, transfers, latency and the CPU-vs-GPU lessons (needs PyTorch)"
-EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
-# Failures that mean the command line asked for something impossible: exit 2, one line.
-USAGE_KINDS = ("bad_device", "bad_plan", "start")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     outputs = [RunOutput(args.out, against, waiting=progress.say)] if args.out else []
     runner = BenchRunner(plan, python=args.bench_python, outputs=outputs)
     if args.suite == "full":
-        gpus = _visible_gpus()
+        gpus = visible_gpus()
         minutes = estimate_seconds(plan, gpus=gpus or 0) / 60
         where = "on the CPU" if gpus == 0 else f"with {gpus} GPU(s)" if gpus else "on the CPU"
         progress.say(
@@ -135,41 +136,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if document.errors or runner.failed_outputs else 0
 
 
-def _visible_gpus() -> int | None:
-    """GPUs NVML sees (for the duration estimate); None when NVML cannot say."""
-    try:
-        from gpu_tui.core.devices import discover
-
-        inventory = discover()
-    except Exception:  # an estimate only: never fail the run for it
-        return None
-    nvml = inventory.backends.get("nvml")
-    return len(inventory.accelerators) if nvml is not None and nvml.available else None
-
-
-class Stopper:
-    """What a signal does during a run: the first (Ctrl-C, SIGTERM or SIGHUP) asks the worker
-    to stop and keeps what is measured; a second Ctrl-C kills the worker at once."""
-
-    def __init__(self, runner: BenchRunner, progress: Progress) -> None:
-        self.runner = runner
-        self.progress = progress
-        self.signum: int | None = None
-        """The first signal that stopped the run."""
-
-    def on_signal(self, signum: int) -> None:
-        if self.signum is not None:
-            if signum == signal.SIGINT:
-                self.runner.kill()
-            return
-        self.signum = signum
-        how = "Ctrl-C again to kill" if signum == signal.SIGINT else ending.signal_name(signum)
-        self.progress.say(f"stopping ({how})...")
-        self.runner.cancel()
-
-
 def _print_human(document: object, baseline: object, *, chart: bool) -> None:
-    from gpu_tui.core.bench.results import RunDocument
+    from gpu_tui.core.bench.document import RunDocument
 
     assert isinstance(document, RunDocument)
     deltas = compare(document.results, baseline) if isinstance(baseline, RunDocument) else None
@@ -188,58 +156,3 @@ def _print_human(document: object, baseline: object, *, chart: bool) -> None:
     if chart:
         for text in charts(document.results, color=sys.stdout.isatty()):
             print(text)
-
-
-class Progress:
-    """Progress on stderr: a redrawn line on a terminal, plain lines otherwise. A stream that
-    has gone away (a terminal after SIGHUP) is written no more; the run goes on."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.start = time.monotonic()
-        self.step = (0, 1)
-        self.gpu = ""  # the latest NVML reading while a GPU is measured, e.g. "SM 1980 MHz · …"
-        self.gone = False
-
-    def say(self, text: str) -> None:
-        self._write(("\r\x1b[K" if self.tty else "") + f"gpu-tui: {text}\n")
-
-    def _write(self, text: str) -> None:
-        if self.gone:
-            return
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):
-            self.gone = True
-
-    def show(self, message: m.Message) -> None:
-        if isinstance(message, m.Progress):
-            self.step = (message.index, message.total)
-            if not self.tty:
-                self.say(
-                    f"[{message.index + 1}/{message.total}] {message.benchmark} on {message.device}"
-                )
-        elif isinstance(message, m.Heartbeat) and self.tty:
-            done, total = self.step
-            fraction = (done + message.fraction) / max(total, 1)
-            bar = "#" * int(fraction * 20)
-            elapsed = time.monotonic() - self.start
-            line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
-            self._write(line[: 100 + len("\r\x1b[K")])
-        elif isinstance(message, m.Telemetry):
-            shown = message.line()
-            self.gpu = f"{shown[0]} | " if shown else ""
-        elif isinstance(message, m.Status):
-            self.say(message.message)
-        elif isinstance(message, m.SaveFailed):
-            self.say(f"warning: {message.message}; the run goes on")
-        elif isinstance(message, m.BenchError) and message.kind not in USAGE_KINDS:
-            # (a usage problem is said once, as the command's error line)
-            self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
-        elif isinstance(message, m.Finished):
-            if self.tty:
-                self._write("\r\x1b[K")
-            if message.status == "cancelled":
-                self.say(f"interrupted: kept {len(message.document.results)} completed results")

@@ -6,6 +6,14 @@ import argparse
 import re
 import sys
 
+from gpu_tui.commands.bench_console import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    USAGE_KINDS,
+    Progress,
+    Stopper,
+    visible_gpus,
+)
 from gpu_tui.core import ending
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import RunOutput, document_json, load
@@ -72,12 +80,10 @@ def add_comm_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _device(args: argparse.Namespace) -> tuple[str, int]:
-    from gpu_tui.commands.bench import _visible_gpus
-
     devices = args.device or []
     if len(devices) > 1:
         raise UsageError("the comm suite runs on one kind of device: --device cpu or --device cuda")
-    gpus = _visible_gpus() or 0
+    gpus = visible_gpus() or 0
     device = devices[0] if devices else ("cuda" if gpus else "cpu")
     if device == "gpu":
         device = "cuda"
@@ -88,8 +94,6 @@ def _device(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def run_comm(args: argparse.Namespace) -> int:
-    from gpu_tui.commands.bench import EXIT_FAILED, EXIT_INTERRUPTED, USAGE_KINDS, Progress, Stopper
-
     if args.baseline:
         load(args.baseline)  # a bad file is refused before the run, as for the other suites
     device, nproc = _device(args)

@@ -10,7 +10,8 @@ import textwrap
 
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.inventory_json import inventory_json
-from gpu_tui.core.devices.spec_sheet import SpecSection, spec_sheet
+from gpu_tui.core.devices.spec_rows import SpecSection
+from gpu_tui.core.devices.spec_sheet import spec_sheet
 
 NAME = "info"
 HELP = "print the hardware inventory: CPU, memory, accelerators and their peaks"

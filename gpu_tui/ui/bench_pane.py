@@ -18,7 +18,8 @@ from textual.worker import Worker
 
 from gpu_tui.core.bench import BenchRunner
 from gpu_tui.core.bench import messages as m
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.bench.suites import HostSpeed

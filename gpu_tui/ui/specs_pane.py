@@ -12,7 +12,8 @@ from textual.widgets.option_list import Option
 from gpu_tui.core.devices.compare import Comparison, compare_accelerator, compare_cpu
 from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.core.devices.spec_sheet import SpecRow, SpecSection, spec_sheet, wrap_value
+from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
+from gpu_tui.core.devices.spec_sheet import spec_sheet, wrap_value
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.compare_bars import CompareBars

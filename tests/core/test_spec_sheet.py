@@ -18,7 +18,8 @@ from gpu_tui.core.devices.model import Accelerator
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.simulated import simulated_accelerator
-from gpu_tui.core.devices.spec_sheet import SpecRow, accelerator_section, simd_summary, spec_sheet
+from gpu_tui.core.devices.spec_rows import SpecRow
+from gpu_tui.core.devices.spec_sheet import accelerator_section, simd_summary, spec_sheet
 from gpu_tui.testing.fake_nvml import FakeNvml, install_as_pynvml
 from tests.ui.conftest import fixed_inventory
 

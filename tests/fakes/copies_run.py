@@ -27,7 +27,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from gpu_tui.core.bench.results import RunDocument
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.copies import BANDWIDTH_BYTES, LATENCY_BYTES
 from gpu_tui.core.comm.plan import Launch, build_comm_plan
 from gpu_tui.core.comm.runner import CommRunner

@@ -19,7 +19,7 @@ from typing import Any
 import psutil
 import pytest
 
-from gpu_tui.core.bench.results import RunDocument
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.bandwidth import OPERATIONS
 from gpu_tui.testing.processes import command, environment, gone
 from tests.polling import wait_for

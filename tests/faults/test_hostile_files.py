@@ -25,7 +25,7 @@ from textual.widgets import Static
 
 from gpu_tui.cli import main
 from gpu_tui.core.bench import store
-from gpu_tui.core.bench.results import RunDocument
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.errors import UsageError
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable

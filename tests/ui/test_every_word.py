@@ -18,7 +18,7 @@ from textual.widgets import DataTable, OptionList
 
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.devices.explain import explain
-from gpu_tui.core.devices.spec_sheet import SpecRow
+from gpu_tui.core.devices.spec_rows import SpecRow
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.path_dialog import PathDialog

@@ -11,8 +11,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import atomic_write
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.ui.app import GpuTuiApp

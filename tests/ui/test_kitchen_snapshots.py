@@ -12,7 +12,8 @@ import pytest
 from textual.pilot import Pilot
 
 from gpu_tui.core.bench import messages as m
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane

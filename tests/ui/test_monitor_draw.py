@@ -21,14 +21,13 @@ from gpu_tui.ui.monitor.draw import (
     NOTHING_YET,
     cells_text,
     fraction,
-    graph_block,
     graph_columns,
     graph_rows,
     rows_of,
     spark,
     spark_cells,
 )
-from gpu_tui.ui.monitor.history_cells import HistoryCells
+from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 
 _LEVELS = " ▁▂▃▄▅▆▇█"
 BLANK = object()

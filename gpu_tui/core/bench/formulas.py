@@ -96,8 +96,6 @@ def figure(record: dict[str, Any], seconds: float) -> Figure:
     if name == "comm":  # bus bandwidth as nccl-tests defines it; algbw as the throughput
         return comm_figure(str(variant), p, seconds)
     if name == "copies":  # GPU-to-GPU and host↔GPU copies: GB/s, or µs for the 4-byte ones
-        from gpu_tui.core.comm.copies import copy_figure
-
         return copy_figure(str(variant), p, seconds)
     return Figure(seconds, "s", None)
 
@@ -114,3 +112,17 @@ def comm_figure(operation: str, params: dict[str, Any], seconds: float) -> Figur
         algbw_gbps(size, seconds),
         "GB/s algbw",
     )
+
+
+def copy_figure(path: str, params: dict[str, Any], seconds: float) -> Figure:
+    """A bandwidth copy's GB/s (compared with its link); a latency copy's µs per copy."""
+    size = float(params["bytes"])
+    gbps = size / seconds / GB
+    if params.get("role") == "latency":
+        return Figure(seconds * 1e6, "us", None, gbps, "GB/s")
+    return Figure(gbps, "GB/s", peak_kind(path, str(params["src"]), str(params["dst"])))
+
+
+def peak_kind(path: str, src: str, dst: str) -> str:
+    """The peak a copy is compared with: one per path and pair (``PeakTable`` key)."""
+    return f"link {path} {src}>{dst}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.telemetry import Reading
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
 from gpu_tui.core.units import format_bytes_trimmed
 from gpu_tui.core.units import format_number as _number

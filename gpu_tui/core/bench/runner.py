@@ -30,11 +30,12 @@ from types import ModuleType
 from typing import IO, Any, Protocol
 
 from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.gpu_watch import GpuWatch
 from gpu_tui.core.bench.interpreter import check_python
 from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.peak import PeakTable, nvml_facts, pcie_peaks
-from gpu_tui.core.bench.results import RunDocument, from_worker
+from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.schema import printable
 from gpu_tui.core.bench.store import RunOutput, auto_path
 from gpu_tui.core.bench.worker.parent import PARENT_VARIABLE

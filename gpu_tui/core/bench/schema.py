@@ -545,7 +545,7 @@ DOCUMENT = record(
         "plan": nullable(any_object),
     },
 )
-"""A run (core.bench.results.RunDocument.to_dict)."""
+"""A run (core.bench.document.RunDocument.to_dict)."""
 
 
 def _check_version(data: Mapping[str, Any]) -> None:

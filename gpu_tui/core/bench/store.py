@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import Destination
-from gpu_tui.core.bench.results import BenchResult, RunDocument, to_csv
+from gpu_tui.core.bench.results import BenchResult, to_csv
 from gpu_tui.core.bench.schema import SchemaError, printable, read_json
 from gpu_tui.core.errors import UsageError
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_tui.core.bench.formulas import GB, Figure
+from gpu_tui.core.bench.formulas import GB
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.links import NVLINK, PCIE
 from gpu_tui.core.units import format_bytes_exact, format_number
@@ -44,20 +44,6 @@ DEFINITIONS = (
     "does); h2d / d2h = pinned host memory to / from one GPU; latency = time per 4-byte copy; "
     "% of link peak against the NVLink or PCIe link from the topology (links), null where unknown"
 )
-
-
-def copy_figure(path: str, params: dict[str, Any], seconds: float) -> Figure:
-    """A bandwidth copy's GB/s (compared with its link); a latency copy's µs per copy."""
-    size = float(params["bytes"])
-    gbps = size / seconds / GB
-    if params.get("role") == "latency":
-        return Figure(seconds * 1e6, "us", None, gbps, "GB/s")
-    return Figure(gbps, "GB/s", peak_kind(path, str(params["src"]), str(params["dst"])))
-
-
-def peak_kind(path: str, src: str, dst: str) -> str:
-    """The peak a copy is compared with: one per path and pair (``PeakTable`` key)."""
-    return f"link {path} {src}>{dst}"
 
 
 def copy_results(results: Iterable[BenchResult]) -> list[BenchResult]:

@@ -17,9 +17,10 @@ from types import ModuleType
 from typing import Any
 
 from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.formulas import peak_kind
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.store import RunOutput
-from gpu_tui.core.comm.copies import COPIES, peak_kind
+from gpu_tui.core.comm.copies import COPIES
 from gpu_tui.core.comm.links import pair_peak, topology_rows
 from gpu_tui.core.comm.ranks import RankWatch, point_labels
 from gpu_tui.core.devices.topology import Topology
@@ -95,7 +96,7 @@ class CommRunner(BenchRunner):
 
     def topology(self) -> Topology | None:
         if self._topology is None:
-            from gpu_tui.core.devices.topology import discover_topology
+            from gpu_tui.core.devices.topology_discovery import discover_topology
 
             self._topology = (discover_topology(self._nvml),)
         return self._topology[0]

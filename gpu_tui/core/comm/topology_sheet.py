@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_tui.core.devices.spec_sheet import SpecRow, SpecSection
+from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
 from gpu_tui.core.devices.topology import LEGEND, GpuLinks, Topology
 
 KEY = "topology"

@@ -49,7 +49,7 @@ def with_accelerators(
         )
     topology = None
     if len(gpus) >= 2:  # how they are connected: NVLink, PCIe, NUMA (a second NVML session)
-        from gpu_tui.core.devices.topology import discover_topology
+        from gpu_tui.core.devices.topology_discovery import discover_topology
 
         topology = discover_topology(nvml)
     return Inventory(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from gpu_tui.core.comm.topology_sheet import topology_section
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import (
     Accelerator,
@@ -14,34 +14,10 @@ from gpu_tui.core.devices.model import (
     MemoryInfo,
     Peaks,
 )
+from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
 from gpu_tui.core.units import format_bandwidth, format_bytes, format_flops, format_mhz
 
 SIMULATED_TAG = "SIMULATED"
-
-
-@dataclass(frozen=True)
-class SpecRow:
-    """One line of the sheet. ``key`` names the explanation (see
-    :mod:`gpu_tui.core.devices.explain`)."""
-
-    key: str
-    label: str
-    value: str
-    note: str = ""
-    unknown: bool = False
-
-
-@dataclass(frozen=True)
-class SpecSection:
-    """A device or topic on the sheet."""
-
-    title: str
-    rows: tuple[SpecRow, ...]
-    simulated: bool = False
-    label: str = ""
-    """A short name for lists (the title when empty)."""
-    problem: bool = False
-    """True when the section reports something wrong (a lost GPU, a driver problem)."""
 
 
 def row(
@@ -280,8 +256,6 @@ def spec_sheet(inventory: Inventory) -> tuple[SpecSection, ...]:
     """Every section, in the order the Specs pane and ``gpu-tui info`` show them."""
     sections = [cpu_section(inventory.cpu), memory_section(inventory.memory)]
     sections.extend(accelerator_section(gpu) for gpu in inventory.accelerators)
-    from gpu_tui.core.comm.topology_sheet import topology_section  # it builds on this module
-
     sections.extend(topology_section(inventory.topology))
     sections.extend(backend_section(status) for status in inventory.backends.values())
     return tuple(sections)

@@ -7,7 +7,6 @@ a call the driver lacks or refuses leaves that field unknown (None, with the rea
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -219,25 +218,3 @@ def read_topology(nvml: ModuleType) -> Topology | None:
     relation = tuple(tuple(_relation(nvml, handles, gpus, i, j) for j in size) for i in size)
     p2p = tuple(tuple(_p2p(nvml, handles, i, j) for j in size) for i in size)
     return Topology(tuple(gpus), relation, p2p, tuple(problems))
-
-
-def discover_topology(nvml: ModuleType | None = None) -> Topology | None:
-    """Open NVML, read the topology, close it; None when NVML or two GPUs are not there.
-    Bounded like every NVML read (``nvml_guard``): a driver that hangs gives None."""
-    from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
-    from gpu_tui.core.devices.nvml_util import load_nvml
-
-    def job() -> Topology | None:
-        module, _ = load_nvml(nvml)
-        if module is None:
-            return None
-        try:
-            return read_topology(module)
-        finally:
-            with contextlib.suppress(Exception):
-                module.nvmlShutdown()
-
-    try:
-        return GATE.run(job)
-    except NotAnsweringError:
-        return None

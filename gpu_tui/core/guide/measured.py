@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_tui.core.bench.results import RunDocument
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.store import list_runs, load
 from gpu_tui.core.errors import UsageError
 

@@ -14,7 +14,7 @@ from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from gpu_tui.core.units import format_binary_count
-from gpu_tui.ui.bench.plot_data import PlotSpec
+from gpu_tui.ui.bench.plot_spec import PlotSpec
 
 MIN_REDRAW_SECONDS = 0.4
 """Results can arrive many times a second; the plot follows at most ~2.5 times a second."""

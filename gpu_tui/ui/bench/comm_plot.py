@@ -6,7 +6,7 @@ from __future__ import annotations
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.bandwidth import SOURCE_URL
 from gpu_tui.core.comm.copies import COPIES, CopyMatrix, build_matrix, matrices
-from gpu_tui.ui.bench.plot_data import PlotSpec, Series
+from gpu_tui.ui.bench.plot_spec import PlotSpec, Series
 
 SIZE_TICKS = tuple(float(8 * 16**i) for i in range(8))  # 8 B, 128 B, 2 KiB, … 2 GiB
 

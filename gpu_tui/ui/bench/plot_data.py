@@ -6,40 +6,13 @@ Pure (no Textual, no plotext) so tests can assert "each plot has data" without d
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.ui.bench.comm_plot import comm
+from gpu_tui.ui.bench.plot_spec import PlotSpec, Series
 
 VIEWS = ("gemm", "crossover", "transfer", "linear")
-
-
-@dataclass(frozen=True)
-class Series:
-    label: str
-    xs: tuple[float, ...]
-    ys: tuple[float, ...]
-    baseline: bool = False
-
-
-@dataclass(frozen=True)
-class PlotSpec:
-    view: str
-    title: str
-    xlabel: str = ""
-    ylabel: str = ""
-    xlog: bool = False
-    ylog: bool = False
-    series: tuple[Series, ...] = ()
-    hlines: tuple[tuple[float, str], ...] = ()
-    vlines: tuple[tuple[float, str], ...] = ()
-    bars: tuple[tuple[str, float], ...] = ()
-    note: str = ""
-    xticks: tuple[float, ...] = field(default=())
-
-    @property
-    def has_data(self) -> bool:
-        return bool(self.bars) or any(s.xs for s in self.series)
 
 
 def _lines(
@@ -213,8 +186,7 @@ def build(
     """The plot for ``view`` (one of :data:`VIEWS`); a comm run has one plot, whatever the view."""
     base = baseline or []
     if results and all(r.benchmark in ("comm", "copies") for r in results):
-        from gpu_tui.ui.bench.comm_plot import comm  # the copies are tables (copy_table.py)
-
+        # a comm run's one plot; the copies are tables (copy_table.py)
         return comm([r for r in results if r.benchmark == "comm"], base)
     if view == "gemm":
         return gemm(results, base, gpu)

@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import export, list_runs, load
 from gpu_tui.core.errors import UsageError
 from gpu_tui.ui.bench.path_dialog import PathDialog

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Span, Text
 
 from gpu_tui.core.devices.fields import Maybe, Unknown
-from gpu_tui.core.monitor.history import Series
-
-if TYPE_CHECKING:
-    from gpu_tui.ui.monitor.history_cells import HistoryCells
 
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 _LEVELS = " ▁▂▃▄▅▆▇█"
@@ -197,36 +192,3 @@ def scale_labels(labels: tuple[str, str, str], height: int) -> list[str]:
             label = labels[1]
         out.append(label.rjust(label_width) + " ")
     return out
-
-
-def graph_block(
-    caption: str,
-    series: Series,
-    size: tuple[int, int],
-    labels: tuple[str, str, str],
-    style: Callable[[str], Style],
-    cells: HistoryCells,
-    window: int,
-    *,
-    axis: bool = True,
-) -> list[Text]:
-    """A caption row, a labelled graph of ``series`` over the last ``window`` ms, ``size``
-    (width, height) cells, on the series' own fixed scale, and the time axis under it unless
-    ``axis`` is False (a graph with another of the same width below); ``cells`` keeps the
-    graph's columns from the last tick.
-
-    ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
-    """
-    width, height = size
-    scale = scale_labels(labels, height)
-    label_width = max(len(label) for label in labels) + 1
-    graph_width = max(1, width - label_width)
-    rows = cells.graph(series, window, graph_width, height)
-    label_style, graph_style = style("label"), style("graph")
-    lines = [Text(caption, style=label_style)] + [
-        cells.row_text(label, row, label_style, graph_style)
-        for label, row in zip(scale, rows, strict=True)
-    ]
-    if axis:
-        lines.append(cells.axis_text(window, label_width, graph_width, label_style))
-    return lines

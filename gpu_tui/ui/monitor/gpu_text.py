@@ -11,8 +11,8 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory
 from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import format_reading
-from gpu_tui.ui.monitor.draw import gib, graph_block, rate
-from gpu_tui.ui.monitor.history_cells import HistoryCells
+from gpu_tui.ui.monitor.draw import gib, rate
+from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 
 
 def short_name(name: str) -> str:

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from gpu_tui.core.monitor.history import Series
 from gpu_tui.core.monitor.history_window import Columns, axis_row
-from gpu_tui.ui.monitor.draw import NOTHING_YET, cells_text, graph_columns, rows_of, spark_cells
+from gpu_tui.ui.monitor.draw import (
+    NOTHING_YET,
+    cells_text,
+    graph_columns,
+    rows_of,
+    scale_labels,
+    spark_cells,
+)
 
 if TYPE_CHECKING:
     from rich.style import Style
-    from rich.text import Text
 
 MAX_KEPT = 64
 """Shapes kept per widget before starting afresh (a resize, a zoom or a new limit adds some)."""
@@ -108,3 +117,36 @@ class HistoryCells:
                     row[moved : moved + keep] + more for row, more in zip(rows, added, strict=True)
                 ]
         return kept
+
+
+def graph_block(
+    caption: str,
+    series: Series,
+    size: tuple[int, int],
+    labels: tuple[str, str, str],
+    style: Callable[[str], Style],
+    cells: HistoryCells,
+    window: int,
+    *,
+    axis: bool = True,
+) -> list[Text]:
+    """A caption row, a labelled graph of ``series`` over the last ``window`` ms, ``size``
+    (width, height) cells, on the series' own fixed scale, and the time axis under it unless
+    ``axis`` is False (a graph with another of the same width below); ``cells`` keeps the
+    graph's columns from the last tick.
+
+    ``style(part)`` gives the widget's ``label`` and ``graph`` styles (its component classes).
+    """
+    width, height = size
+    scale = scale_labels(labels, height)
+    label_width = max(len(label) for label in labels) + 1
+    graph_width = max(1, width - label_width)
+    rows = cells.graph(series, window, graph_width, height)
+    label_style, graph_style = style("label"), style("graph")
+    lines = [Text(caption, style=label_style)] + [
+        cells.row_text(label, row, label_style, graph_style)
+        for label, row in zip(scale, rows, strict=True)
+    ]
+    if axis:
+        lines.append(cells.axis_text(window, label_width, graph_width, label_style))
+    return lines

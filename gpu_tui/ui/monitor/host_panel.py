@@ -12,8 +12,8 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.monitor.history import History, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import Sample
-from gpu_tui.ui.monitor.draw import bar, cells_text, gib, graph_block, spark
-from gpu_tui.ui.monitor.history_cells import HistoryCells
+from gpu_tui.ui.monitor.draw import bar, cells_text, gib, spark
+from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 LABEL = 5

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from gpu_tui.core.bench import report
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
-from gpu_tui.core.bench.results import RunDocument, from_worker
+from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker import compute, cpu_best
 from gpu_tui.core.bench.worker.context import Context
 from gpu_tui.core.bench.worker.protocol import Channel

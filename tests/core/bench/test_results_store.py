@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from gpu_tui.core.bench import outputs, store
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
-from gpu_tui.core.bench.results import BenchResult, RunDocument, from_worker
+from gpu_tui.core.bench.results import BenchResult, from_worker
 from gpu_tui.core.errors import UsageError
 
 

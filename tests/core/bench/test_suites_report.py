@@ -7,8 +7,9 @@ import dataclasses
 import pytest
 
 from gpu_tui.core.bench import report, suites
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
-from gpu_tui.core.bench.results import RunDocument, from_worker
+from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker.main import BENCHMARKS
 from gpu_tui.core.errors import UsageError
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.core.bench.formulas import pcie_gbps
-from gpu_tui.core.bench.results import RunDocument
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.formulas import copy_figure, pcie_gbps
 from gpu_tui.core.bench.store import load
 from gpu_tui.core.comm import copies, links
 from gpu_tui.core.comm.plan import Launch, build_comm_plan, point_count
@@ -225,13 +225,11 @@ def test_report_text(recorded: RunDocument) -> None:
 
 
 def test_figures() -> None:
-    latency = copies.copy_figure(
-        "p2p", {"src": "a", "dst": "b", "bytes": 4, "role": "latency"}, 2e-6
-    )
+    latency = copy_figure("p2p", {"src": "a", "dst": "b", "bytes": 4, "role": "latency"}, 2e-6)
     assert (latency.value, latency.unit, latency.peak_kind) == (pytest.approx(2.0), "us", None)
     assert latency.throughput == pytest.approx(0.002)
     params = {"src": "cuda:0", "dst": "host", "bytes": 1 << 28, "role": "bandwidth"}
-    bandwidth = copies.copy_figure("d2h", params, 5e-3)
+    bandwidth = copy_figure("d2h", params, 5e-3)
     assert bandwidth.unit == "GB/s"
     assert bandwidth.value == pytest.approx((1 << 28) / 5e-3 / 1e9)
     assert bandwidth.peak_kind == "link d2h cuda:0>host"

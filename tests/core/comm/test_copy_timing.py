@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
-from gpu_tui.core.bench.results import RunDocument, from_worker
+from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker import copy_matrix as cm
 from gpu_tui.core.bench.worker.comm_copies import DEVICES_VARIABLE, StdinStop
 from gpu_tui.core.comm import copies

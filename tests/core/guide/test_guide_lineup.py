@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import atomic_write
-from gpu_tui.core.bench.results import BenchResult, RunDocument
+from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
 from gpu_tui.core.guide.lineup import (
     COLUMNS,

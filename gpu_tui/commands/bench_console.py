@@ -1,0 +1,105 @@
+"""What the bench commands (the suites in ``bench``, the comm suite in ``bench_comm``) share on
+the console: exit codes, the progress line on stderr, what a signal does during a run, and the
+GPU count NVML sees."""
+
+from __future__ import annotations
+
+import signal
+import time
+from typing import TextIO
+
+from gpu_tui.core import ending
+from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench.runner import BenchRunner
+
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+# Failures that mean the command line asked for something impossible: exit 2, one line.
+USAGE_KINDS = ("bad_device", "bad_plan", "start")
+
+
+def visible_gpus() -> int | None:
+    """GPUs NVML sees (for the duration estimate); None when NVML cannot say."""
+    try:
+        from gpu_tui.core.devices import discover
+
+        inventory = discover()
+    except Exception:  # an estimate only: never fail the run for it
+        return None
+    nvml = inventory.backends.get("nvml")
+    return len(inventory.accelerators) if nvml is not None and nvml.available else None
+
+
+class Stopper:
+    """What a signal does during a run: the first (Ctrl-C, SIGTERM or SIGHUP) asks the worker
+    to stop and keeps what is measured; a second Ctrl-C kills the worker at once."""
+
+    def __init__(self, runner: BenchRunner, progress: Progress) -> None:
+        self.runner = runner
+        self.progress = progress
+        self.signum: int | None = None
+        """The first signal that stopped the run."""
+
+    def on_signal(self, signum: int) -> None:
+        if self.signum is not None:
+            if signum == signal.SIGINT:
+                self.runner.kill()
+            return
+        self.signum = signum
+        how = "Ctrl-C again to kill" if signum == signal.SIGINT else ending.signal_name(signum)
+        self.progress.say(f"stopping ({how})...")
+        self.runner.cancel()
+
+
+class Progress:
+    """Progress on stderr: a redrawn line on a terminal, plain lines otherwise. A stream that
+    has gone away (a terminal after SIGHUP) is written no more; the run goes on."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.start = time.monotonic()
+        self.step = (0, 1)
+        self.gpu = ""  # the latest NVML reading while a GPU is measured, e.g. "SM 1980 MHz · …"
+        self.gone = False
+
+    def say(self, text: str) -> None:
+        self._write(("\r\x1b[K" if self.tty else "") + f"gpu-tui: {text}\n")
+
+    def _write(self, text: str) -> None:
+        if self.gone:
+            return
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.gone = True
+
+    def show(self, message: m.Message) -> None:
+        if isinstance(message, m.Progress):
+            self.step = (message.index, message.total)
+            if not self.tty:
+                self.say(
+                    f"[{message.index + 1}/{message.total}] {message.benchmark} on {message.device}"
+                )
+        elif isinstance(message, m.Heartbeat) and self.tty:
+            done, total = self.step
+            fraction = (done + message.fraction) / max(total, 1)
+            bar = "#" * int(fraction * 20)
+            elapsed = time.monotonic() - self.start
+            line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
+            self._write(line[: 100 + len("\r\x1b[K")])
+        elif isinstance(message, m.Telemetry):
+            shown = message.line()
+            self.gpu = f"{shown[0]} | " if shown else ""
+        elif isinstance(message, m.Status):
+            self.say(message.message)
+        elif isinstance(message, m.SaveFailed):
+            self.say(f"warning: {message.message}; the run goes on")
+        elif isinstance(message, m.BenchError) and message.kind not in USAGE_KINDS:
+            # (a usage problem is said once, as the command's error line)
+            self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
+        elif isinstance(message, m.Finished):
+            if self.tty:
+                self._write("\r\x1b[K")
+            if message.status == "cancelled":
+                self.say(f"interrupted: kept {len(message.document.results)} completed results")
