@@ -10,14 +10,13 @@ from gpu_tui.commands.bench_comm import add_comm_arguments, run_comm
 from gpu_tui.commands.bench_console import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
-    USAGE_KINDS,
     Progress,
-    Stopper,
+    run_to_the_end,
     visible_gpus,
 )
 from gpu_tui.core import ending
 from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
-from gpu_tui.core.bench.runner import BenchRunner, drive
+from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.store import RunOutput, compare, document_json, load
 from gpu_tui.core.bench.suites import (
     CATALOG,
@@ -26,7 +25,6 @@ from gpu_tui.core.bench.suites import (
     build_plan,
     estimate_seconds,
 )
-from gpu_tui.core.errors import UsageError
 
 NAME = "bench"
 HELP = "measure GEMM, bandwidth, transfers, latency and the CPU-vs-GPU lessons (needs PyTorch)"
@@ -106,15 +104,8 @@ def run(args: argparse.Namespace) -> int:
             + (" plus about 3 min per GPU" if gpus is None else "")
             + "; Ctrl-C stops and keeps what is measured"
         )
-    stopper = Stopper(runner, progress)
-    with ending.handling(stopper.on_signal):
-        finished = drive(runner, progress.show)
+    finished, stopper = run_to_the_end(runner, progress, outputs)
     document = finished.document
-    fatal = next((e for e in document.errors if e.get("fatal")), None)
-    if fatal and fatal["kind"] in USAGE_KINDS:
-        for output in outputs:
-            output.close()
-        raise UsageError(fatal["message"])
     # The files are written by now (the runner saves after every result and at the end), so a
     # terminal that hung up, or a reader that went away, costs only what is printed.
     try:

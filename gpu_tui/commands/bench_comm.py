@@ -9,13 +9,11 @@ import sys
 from gpu_tui.commands.bench_console import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
-    USAGE_KINDS,
     Progress,
-    Stopper,
+    run_to_the_end,
     visible_gpus,
 )
 from gpu_tui.core import ending
-from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import RunOutput, document_json, load
 from gpu_tui.core.comm import copies
 from gpu_tui.core.comm.plan import DEFAULT_TIMEOUT_SECONDS, Launch, build_comm_plan, point_count
@@ -130,15 +128,8 @@ def run_comm(args: argparse.Namespace) -> int:
         f"comm suite: {what}, {point_count(plan)} points; "
         f"Ctrl-C stops {stops} and keeps what is measured"
     )
-    stopper = Stopper(runner, progress)
-    with ending.handling(stopper.on_signal):
-        finished = drive(runner, progress.show)
+    finished, stopper = run_to_the_end(runner, progress, outputs)
     document = finished.document
-    fatal = next((e for e in document.errors if e.get("fatal")), None)
-    if fatal and fatal["kind"] in USAGE_KINDS:
-        for output in outputs:
-            output.close()
-        raise UsageError(fatal["message"])
     try:
         if args.json:
             sys.stdout.write(document_json(document, None))

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import signal
 import time
+from collections.abc import Sequence
 from typing import TextIO
 
 from gpu_tui.core import ending
 from gpu_tui.core.bench import messages as m
-from gpu_tui.core.bench.runner import BenchRunner
+from gpu_tui.core.bench.runner import BenchRunner, drive
+from gpu_tui.core.bench.store import RunOutput
+from gpu_tui.core.errors import UsageError
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 # Failures that mean the command line asked for something impossible: exit 2, one line.
@@ -103,3 +106,21 @@ class Progress:
                 self._write("\r\x1b[K")
             if message.status == "cancelled":
                 self.say(f"interrupted: kept {len(message.document.results)} completed results")
+
+
+def run_to_the_end(
+    runner: BenchRunner, progress: Progress, outputs: Sequence[RunOutput]
+) -> tuple[m.Finished, Stopper]:
+    """Drive ``runner`` until its run ends, a signal stopping it as :class:`Stopper` says. A
+    run the command line made impossible (a device that is not there, a plan the worker
+    refused) closes ``outputs`` and is a :class:`UsageError`: one line, exit 2."""
+    stopper = Stopper(runner, progress)
+    with ending.handling(stopper.on_signal):
+        finished = drive(runner, progress.show)
+    document = finished.document
+    fatal = next((e for e in document.errors if e.get("fatal")), None)
+    if fatal and fatal["kind"] in USAGE_KINDS:
+        for output in outputs:
+            output.close()
+        raise UsageError(fatal["message"])
+    return finished, stopper
