@@ -15,7 +15,8 @@ from gpu_tui.commands.bench_console import (
     visible_gpus,
 )
 from gpu_tui.core import ending
-from gpu_tui.core.bench.report import LEGEND, charts, lessons, table
+from gpu_tui.core.bench.report import charts, lessons, table
+from gpu_tui.core.bench.result_text import LEGEND
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.store import RunOutput, compare, document_json, load
 from gpu_tui.core.bench.suites import (

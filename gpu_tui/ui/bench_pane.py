@@ -18,6 +18,7 @@ from textual.worker import Worker
 
 from gpu_tui.core.bench import BenchRunner
 from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import drive
@@ -27,7 +28,6 @@ from gpu_tui.core.comm.copies import COLOUR_NOTE
 from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.ui.bench import comm_plot, plot_data
-from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.bench_plot import BenchPlot
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.commands import BenchCommands

@@ -15,13 +15,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static
 
-from gpu_tui.core.bench import build_plan, estimate_seconds
+from gpu_tui.core.bench import build_plan, estimate_seconds, result_text
 from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
 from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.bench import bench_plot, plot_data, result_text, results_table
+from gpu_tui.ui.bench import bench_plot, plot_data, results_table
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable

@@ -6,53 +6,13 @@ import re
 from collections import defaultdict
 
 from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.result_text import peak_cell, size_of, spread_ratio, tags
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
-from gpu_tui.core.units import format_bytes_trimmed
 from gpu_tui.core.units import format_number as _number
 from gpu_tui.core.units import format_seconds as _seconds
 
-TAGS = (
-    ("result check FAILED", "WRONG"),
-    ("very noisy", "noisy"),
-    ("noisy", "noisy"),
-    ("only ", "few"),
-    ("foreign CPU load", "load"),
-    ("above 100 %", ">peak"),
-    ("a small problem", "<10%"),
-    ("arrays of", "cache"),
-    ("throttled", "throttled"),
-    ("GPU lost", "lost"),
-)
-LEGEND = (
-    "notes: load = other processes used the CPU meanwhile; noisy = IQR/median > 10 %; "
-    "few = under 5 repeats; <10% / >peak = far from / above the theoretical peak; "
-    "WRONG = the output did not match the float64 reference; throttled = NVML saw the GPU "
-    "held back (power cap, thermal) while it was measured"
-)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def tags(result: BenchResult) -> str:
-    found: list[str] = []
-    for warning in result.warnings:
-        tag = next((t for prefix, t in TAGS if prefix in warning), "!")
-        if tag not in found:
-            found.append(tag)
-    return ",".join(found)
-
-
-def size_of(result: BenchResult) -> str:
-    p = result.params
-    for key in ("n", "m", "array_bytes", "bytes"):
-        if key in p:
-            value = int(p[key])
-            if key in ("array_bytes", "bytes"):
-                return format_bytes_trimmed(value)
-            return f"n={value}"
-    if "batch" in p:
-        return f"B={p['batch']}" + (f" d={p['d']}" if "d" in p else "")
-    return ""
 
 
 def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> str:
@@ -77,8 +37,8 @@ def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) ->
         head += "   vs baseline"
     lines = [head, "-" * len(head)]
     for r, name, value in zip(results, names, values, strict=True):
-        peak = "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}"
-        spread = (r.p80_seconds - r.p20_seconds) / r.median_seconds if r.median_seconds else 0.0
+        peak = peak_cell(r)
+        spread = spread_ratio(r) or 0.0
         line = (
             f"{name:<{w_name}}{r.device:<{w_device}}{(r.dtype or '-'):<{w_dtype}}"
             f"{size_of(r):<{w_size}}{value:>{w_value}}{peak:>6}{_seconds(r.median_seconds):>10}"

@@ -20,7 +20,7 @@ the Guide marks it as weakly sourced. Conventions, so every row reads the same w
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gpu_tui.core.devices.model import Datasheet
 from gpu_tui.core.devices.sources import Source
@@ -54,18 +54,15 @@ def cites(default: Source | None = None, /, **by_figure: Source) -> Citations:
 
 
 @dataclass(frozen=True)
-class CatalogEntry:
-    """One product's published figures. ``None`` means "not published / not supported".
-
-    ``sources`` maps each figure (see ``FIGURES``) to its document; the optional
-    ``*_sparse_tflops`` keep a vendor's 2:4-sparse figure where it prints one, so tests can check
-    dense × 2 = sparse and the table can show both.
-    """
+class DeviceFigures:
+    """A device's name and headline figures, ``None`` where unknown: what a catalog product
+    publishes (:class:`CatalogEntry`) and what the Guide's table shows for any device, this
+    machine's included (``core.guide.lineup.LineupRow``)."""
 
     name: str
     vendor: str
     architecture: str
-    year: int
+    year: int | None
     memory_gib: float | None
     memory_type: str | None
     bandwidth_tbps: float | None
@@ -73,12 +70,24 @@ class CatalogEntry:
     bf16_tflops: float | None
     fp8_tflops: float | None
     tdp_watts: float | None
+    notes: str = field(default="", kw_only=True)
+    bf16_sparse_tflops: float | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class CatalogEntry(DeviceFigures):
+    """One product's published figures. ``None`` means "not published / not supported".
+
+    ``sources`` maps each figure (see ``FIGURES``) to its document; the optional
+    ``*_sparse_tflops`` keep a vendor's 2:4-sparse figure where it prints one, so tests can check
+    dense × 2 = sparse and the table can show both.
+    """
+
+    year: int
     compute: str | None
     """CUDA compute capability (``"9.0"``), AMD LLVM target (``"gfx942"``) or Metal GPU family."""
     sources: Citations
-    notes: str = ""
-    bf16_sparse_tflops: float | None = None
-    fp8_sparse_tflops: float | None = None
+    fp8_sparse_tflops: float | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
         # Checked when the module loads: a figure without a document never reaches the screen.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from gpu_tui.core.devices.catalog import CatalogEntry
+from gpu_tui.core.devices.catalog import CatalogEntry, DeviceFigures
 from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
 from gpu_tui.core.devices.sources import Source
@@ -15,29 +15,19 @@ _SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
 
 
 @dataclass(frozen=True)
-class LineupRow:
-    """One device in the Guide's table: a catalog product, or one found on this machine."""
+class LineupRow(DeviceFigures):
+    """One device in the Guide's table: a catalog product, or one found on this machine.
+
+    Its figures are a :class:`DeviceFigures`, the same fields a :class:`CatalogEntry` has;
+    ``name`` is the display name: a simulated device's always ends in ``(SIMULATED)``.
+    """
 
     key: str
     """Unique and stable across sorts (the table's row key)."""
-    name: str
-    """Display name; a simulated device's always ends in ``(SIMULATED)``."""
-    vendor: str
-    architecture: str
-    year: int | None
-    memory_gib: float | None
-    memory_type: str | None
-    bandwidth_tbps: float | None
-    fp32_tflops: float | None
-    bf16_tflops: float | None
-    fp8_tflops: float | None
-    tdp_watts: float | None
     source: str
     """One line for people: the catalog's documents, or how this machine's figures were found."""
-    notes: str = ""
     local: bool = False
     simulated: bool = False
-    bf16_sparse_tflops: float | None = None
     documents: tuple[Source, ...] = ()
     """A catalog row's documents (titles and addresses), each once."""
     weak: frozenset[str] = frozenset()
@@ -82,22 +72,11 @@ def display_name(name: str, simulated: bool) -> str:
 
 def catalog_row(entry: CatalogEntry) -> LineupRow:
     """A reference product as a row: its dense figures, its documents, its weak figures."""
+    figures = {f.name: getattr(entry, f.name) for f in fields(DeviceFigures)}
     return LineupRow(
+        **figures | {"name": display_name(entry.name, simulated=False)},
         key=f"cat:{entry.name}",
-        name=display_name(entry.name, simulated=False),
-        vendor=entry.vendor,
-        architecture=entry.architecture,
-        year=entry.year,
-        memory_gib=entry.memory_gib,
-        memory_type=entry.memory_type,
-        bandwidth_tbps=entry.bandwidth_tbps,
-        fp32_tflops=entry.fp32_tflops,
-        bf16_tflops=entry.bf16_tflops,
-        fp8_tflops=entry.fp8_tflops,
-        tdp_watts=entry.tdp_watts,
         source=entry.source,
-        notes=entry.notes,
-        bf16_sparse_tflops=entry.bf16_sparse_tflops,
         documents=entry.documents(),
         weak=entry.weak_figures(),
     )

@@ -12,10 +12,10 @@ from textual.widget import Widget
 from textual.widgets import SelectionList, Static
 
 from gpu_tui.core.bench import build_plan, estimate_seconds
+from gpu_tui.core.bench.result_text import GPU_ADDS
 from gpu_tui.core.bench.suites import CATALOG, DEFAULT_BUDGET_SECONDS, SUITES, HostSpeed
 from gpu_tui.core.comm import plan as comm_plan
 from gpu_tui.ui.bench.bench_list import BenchList
-from gpu_tui.ui.bench.result_text import GPU_ADDS
 
 BUDGET_STEPS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
 GPU_ONLY = frozenset({"transfer"})

@@ -17,9 +17,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import DataTable
 
+from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
-from gpu_tui.ui.bench import result_text as rt
 
 CELL_PADDING = 2
 """Each column's cell padding (one space either side)."""
@@ -81,6 +81,20 @@ def fit_columns(
     return {column.key: widths[column.key] for column in COLUMNS if column.key in widths}
 
 
+def peak_band(percent: float | None) -> str | None:
+    """Colour band of a % of peak: ``over`` (> 100 %: a wrong peak or count), ``good``, ``fair``,
+    ``poor`` (under 10 %: a small problem or a misconfiguration), None when no peak is known."""
+    if percent is None:
+        return None
+    if percent > 100:
+        return "over"
+    if percent >= 50:
+        return "good"
+    if percent >= 10:
+        return "fair"
+    return "poor"
+
+
 def _cells(r: BenchResult, delta: Delta | None, comparing: bool) -> dict[str, str]:
     cells = {
         "benchmark": rt.name_cell(r),
@@ -88,7 +102,7 @@ def _cells(r: BenchResult, delta: Delta | None, comparing: bool) -> dict[str, st
         "dtype": r.dtype or "-",
         "size": rt.size_cell(r),
         "value": rt.value_cell(r),
-        "peak": "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}",
+        "peak": rt.peak_cell(r),
         "spread": rt.spread_cell(r),
         "notes": rt.notes_cell(r),
     }
@@ -207,7 +221,7 @@ class ResultsTable(DataTable[Text]):
         self.add_row(*row, key=r.key, height=None if tall else 1)
 
     def _peak_style(self, r: BenchResult) -> Style | str:
-        band = rt.peak_band(r.percent_of_peak)
+        band = peak_band(r.percent_of_peak)
         return self.get_component_rich_style(f"results-table--{band}") if band else ""
 
     def _delta_style(self, delta: Delta | None) -> Style | str:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gpu_tui.core.bench import report
+from gpu_tui.core.bench import report, result_text
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
 from gpu_tui.core.bench.results import from_worker
@@ -16,7 +16,7 @@ from gpu_tui.core.bench.worker import compute, cpu_best
 from gpu_tui.core.bench.worker.context import Context
 from gpu_tui.core.bench.worker.protocol import Channel
 from gpu_tui.core.bench.worker.sysinfo import environment
-from gpu_tui.ui.bench import plot_data, result_text
+from gpu_tui.ui.bench import plot_data
 
 torch = pytest.importorskip("torch")  # the [torch] extra; CI installs it
 numpy = pytest.importorskip("numpy")  # part of the [torch] extra

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from gpu_tui.core.bench.peak import PeakTable
+from gpu_tui.core.bench.result_text import explain
 from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker.context import Context
 from gpu_tui.core.bench.worker.graphs import MAX_CALLS_PER_GRAPH, calls_per_graph
 from gpu_tui.core.bench.worker.protocol import Channel
-from gpu_tui.ui.bench.result_text import explain
 
 LAUNCH = 10e-6  # one eager call: the host cannot launch faster than this
 KERNEL = 2e-6  # the kernel itself

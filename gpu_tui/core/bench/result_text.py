@@ -1,19 +1,63 @@
-"""Words for bench results: table cells, what a row measured and how to read it, error advice.
+"""Words and figures for one bench result, built once for the CLI report and the Bench pane.
 
-Pure functions (no Textual), so the pane stays a thin view and these are tested directly.
-The measurement rules quoted in comments are stated in the bench package docstring,
-``gpu_tui/core/bench/__init__.py``.
+Table cells (name, size, value, % of peak, spread, notes, delta), what a row measured and how
+to read it (:func:`explain`), what a run skipped, and what to do after a worker error. Plain
+strings only: ``core.bench.report`` lays them out for ``gpu-tui bench``, and ``ui.bench``
+styles them (Rich, colours) for the pane. The measurement rules quoted in comments are stated
+in the bench package docstring, ``gpu_tui/core/bench/__init__.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gpu_tui.core.bench.report import size_of, tags
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
+from gpu_tui.core.units import format_bytes_trimmed
 from gpu_tui.core.units import format_number as number
 from gpu_tui.core.units import format_seconds as seconds
+
+TAGS = (
+    ("result check FAILED", "WRONG"),
+    ("very noisy", "noisy"),
+    ("noisy", "noisy"),
+    ("only ", "few"),
+    ("foreign CPU load", "load"),
+    ("above 100 %", ">peak"),
+    ("a small problem", "<10%"),
+    ("arrays of", "cache"),
+    ("throttled", "throttled"),
+    ("GPU lost", "lost"),
+)
+LEGEND = (
+    "notes: load = other processes used the CPU meanwhile; noisy = IQR/median > 10 %; "
+    "few = under 5 repeats; <10% / >peak = far from / above the theoretical peak; "
+    "WRONG = the output did not match the float64 reference; throttled = NVML saw the GPU "
+    "held back (power cap, thermal) while it was measured"
+)
+
+
+def tags(result: BenchResult) -> str:
+    found: list[str] = []
+    for warning in result.warnings:
+        tag = next((t for prefix, t in TAGS if prefix in warning), "!")
+        if tag not in found:
+            found.append(tag)
+    return ",".join(found)
+
+
+def size_of(result: BenchResult) -> str:
+    p = result.params
+    for key in ("n", "m", "array_bytes", "bytes"):
+        if key in p:
+            value = int(p[key])
+            if key in ("array_bytes", "bytes"):
+                return format_bytes_trimmed(value)
+            return f"n={value}"
+    if "batch" in p:
+        return f"B={p['batch']}" + (f" d={p['d']}" if "d" in p else "")
+    return ""
+
 
 GPU_ADDS = (
     "No GPU here: the CPU side of every comparison is shown. A GPU would add GEMM per dtype "
@@ -39,11 +83,17 @@ def value_cell(r: BenchResult) -> str:
     return f"{number(r.value)} {r.unit.replace('us', 'µs')}"
 
 
-def spread_cell(r: BenchResult) -> str:
-    """(p80 − p20) / median: the middle 60 % of repeats, relative to the median."""
+def spread_ratio(r: BenchResult) -> float | None:
+    """(p80 − p20) / median: the middle 60 % of repeats, relative to the median; None without
+    a median."""
     if r.median_seconds <= 0:
-        return ""
-    return f"{(r.p80_seconds - r.p20_seconds) / r.median_seconds:.0%}"
+        return None
+    return (r.p80_seconds - r.p20_seconds) / r.median_seconds
+
+
+def spread_cell(r: BenchResult) -> str:
+    ratio = spread_ratio(r)
+    return "" if ratio is None else f"{ratio:.0%}"
 
 
 def size_cell(r: BenchResult) -> str:
@@ -54,18 +104,9 @@ def notes_cell(r: BenchResult) -> str:
     return tags(r)
 
 
-def peak_band(percent: float | None) -> str | None:
-    """Colour band of a % of peak: ``over`` (> 100 %: a wrong peak or count), ``good``, ``fair``,
-    ``poor`` (under 10 %: a small problem or a misconfiguration), None when no peak is known."""
-    if percent is None:
-        return None
-    if percent > 100:
-        return "over"
-    if percent >= 50:
-        return "good"
-    if percent >= 10:
-        return "fair"
-    return "poor"
+def peak_cell(r: BenchResult) -> str:
+    """% of peak, whole, or empty when no peak is known."""
+    return "" if r.percent_of_peak is None else f"{r.percent_of_peak:.0f}"
 
 
 def delta_cell(delta: Delta | None) -> str:
