@@ -179,6 +179,13 @@ def test_a_nodes_history_is_one_range_query_per_reading_with_a_series_per_gpu(
     cluster: str,
 ) -> None:
     _, history_of = live_reader(cluster)  # the pane's reader, with its time limits
+    # The range query's steps are aligned to whole multiples of the step: a target scraped for
+    # the first time seconds ago shows from the next step on.
+    harness.wait_until(
+        lambda: history_of("dgx-a07", 15, 80).gpu_names() == ["0", "1", "2"],
+        30,
+        "dgx-a07's first scrape inside a step of the range query",
+    )
     recorded = history_of("dgx-a07", 15, 80)
     assert recorded.gpu_names() == ["0", "1", "2"]
     assert recorded.end - recorded.start == pytest.approx(900)

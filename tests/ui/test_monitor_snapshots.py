@@ -75,6 +75,13 @@ def ticked(
         # so the hand-made ticks below all carry the GPUs.
         ready = lambda: pane.sources is not None and pane.redraws > 0  # noqa: E731
         await until(pilot, ready, "the first tick drawn and the GPUs opened")
+
+        # The pane's keys reach it once it has the focus (given after the first refresh).
+        def focused() -> bool:
+            widget = pilot.app.focused
+            return widget is not None and pane in widget.ancestors_with_self
+
+        await until(pilot, focused, "the keyboard in the Monitor pane")
         await pilot.press("p")  # the sampler thread stops ticking; the status line says so
         await pilot.press(*["minus"] * 5)  # 60 s → 30, 10, 5, 2, 1 s
         assert pane.interval == 1.0
