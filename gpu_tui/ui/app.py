@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.containers import Container
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Header, Tab, Tabs
 from textual.worker import Worker
@@ -27,7 +28,6 @@ from gpu_tui.ui.messages import InventoryReady
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.pane_registry import PANES, PaneSpec, pane_names
 from gpu_tui.ui.styles_path import pane_stylesheet, startup_stylesheets
-from gpu_tui.ui.widgets.plain_container import PlainContainer, PlainScreen
 from gpu_tui.ui.worker_failures import report_failure
 
 TERMINAL_CHECK_SECONDS = 1.0
@@ -95,7 +95,7 @@ class GpuTuiApp(App[int]):
         self.inventory: Inventory | None = None
         self.panes: dict[str, Pane] = {}
         self._pane_chosen = False
-        self.home = PlainScreen(id="_default")
+        self.home: Screen[None] = Screen(id="_default")
         """The screen the panes live on (dialogs and the command palette open above it)."""
         host = config.host or socket.gethostname()
         self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
@@ -107,16 +107,16 @@ class GpuTuiApp(App[int]):
         # The header with the tab bar, and the footer, each sit in a container of their own
         # height, and the panes straight on the screen (one shown at a time): the compositor
         # draws again every widget whose container meets a repainted row, and cuts up every
-        # container behind it (see ``widgets.plain_container``). A Monitor tick then touches
+        # container behind it. A Monitor tick then touches
         # its own widgets only; TabbedContent would add three full-height containers.
         tabs = (Tab(f"{spec.key} {spec.title}", id=f"tab-{spec.name}") for spec in PANES)
-        yield PlainContainer(
+        yield Container(
             Header(), Tabs(*tabs, active=f"tab-{self.config.pane}", id="tabs"), id="top-bar"
         )
         for spec in PANES:
             if spec.name == self.config.pane:
                 yield self.build_pane(spec)
-        yield PlainContainer(KeysFooter(), id="footer-bar")
+        yield Container(KeysFooter(), id="footer-bar")
 
     def build_pane(self, spec: PaneSpec) -> Pane:
         """Create a pane widget; each is built once, the first time it is shown."""

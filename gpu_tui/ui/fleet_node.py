@@ -15,7 +15,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Container, Vertical
 from textual.widgets import DataTable, Static
 
 from gpu_tui.core.fleet.history import NodeHistory, Point, columns, latest, scale_top
@@ -25,7 +25,6 @@ from gpu_tui.core.fleet.text import age_text
 from gpu_tui.core.monitor.history_window import axis_row
 from gpu_tui.ui.monitor.draw import cells_text, graph_columns, rows_of, scale_labels, spark_cells
 from gpu_tui.ui.monitor.rows import RowsWidget
-from gpu_tui.ui.widgets.plain_container import PlainContainer
 
 GRAPHS = (
     ("utilization_percent", "utilisation", "%"),
@@ -133,7 +132,7 @@ class FleetNodeView(Vertical):
         yield Static(id="fleet-node-title")
         yield Static(id="fleet-node-status")
         yield DataTable(id="fleet-gpus", cursor_type="row", zebra_stripes=True)
-        with PlainContainer(id="fleet-graphs"):
+        with Container(id="fleet-graphs"):
             for reading, words, unit in GRAPHS:
                 yield HistoryGraph(reading, words, unit, id=f"fleet-graph-{reading}")
 
@@ -231,7 +230,7 @@ class FleetNodeView(Vertical):
     def _fit(self) -> None:
         """Two graphs side by side always; temperature and power below them where the rows
         allow, or beside them on a screen wide enough for four."""
-        box = self.query_one("#fleet-graphs", PlainContainer)
+        box = self.query_one("#fleet-graphs", Container)
         height, width = box.size.height, box.size.width
         tall = height >= 2 * GRAPH_MIN_ROWS
         wide = width >= 4 * GRAPH_MIN_COLUMNS

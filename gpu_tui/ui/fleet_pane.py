@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Container
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static
@@ -29,7 +30,6 @@ from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.fleet_node import FleetNodeView
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.field import Field
-from gpu_tui.ui.widgets.plain_container import PlainContainer
 
 REFRESH_SECONDS = 5.0
 CPU_SHARE = 0.02
@@ -169,7 +169,7 @@ class FleetPane(Pane, can_focus=False):
         if self.url is None and self.config.fleet_reader is None:
             yield Static(HOW_TO, id="fleet-help")
             return
-        with PlainContainer(id="fleet-main"):
+        with Container(id="fleet-main"):
             yield Static("Asking Prometheus…", id="fleet-summary")
             yield Field(
                 placeholder="/ filter by node, model, pod or job", id="fleet-filter", compact=True

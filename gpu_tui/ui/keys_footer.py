@@ -6,7 +6,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup  # not exported by name
+
+from gpu_tui.ui.widgets.textual_internals import FooterKey, FooterLabel, KeyGroup
 
 EVERYWHERE = frozenset({"question_mark", "q"})
 """The app's keys the footer always keeps (pane keys are on the tab bar instead)."""

@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Container
 from textual.message import Message
 from textual.widgets import Static
 
@@ -26,7 +27,6 @@ from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessRow, ProcessTable, process_rows
 from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
-from gpu_tui.ui.widgets.plain_container import PlainContainer
 
 MIN_REDRAW_SECONDS = 0.25
 """At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
@@ -56,7 +56,7 @@ class MonitorPane(Pane, can_focus=True):
     """
 
     BLANK = True
-    """The pane has no border or background of its own (see ``widgets.plain_container``)."""
+    """The pane has no border or background of its own (Textual draws it as blank lines)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "pause", "Pause", tooltip="stop / resume the readings"),
@@ -119,10 +119,10 @@ class MonitorPane(Pane, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield self._status
-        with PlainContainer(id="monitor-body"):
+        with Container(id="monitor-body"):
             yield self._host
-            yield PlainContainer(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
-        with PlainContainer(id="monitor-procs"):
+            yield Container(Static("Opening GPUs…", id="monitor-no-gpu"), id="monitor-gpus")
+        with Container(id="monitor-procs"):
             yield self._table
         yield self._detail
         yield self._note

@@ -16,15 +16,16 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable, OptionList
 
+from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.spec_rows import SpecRow
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.bench import result_text as rt
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
 from gpu_tui.ui.bench_pane import BenchPane
 from gpu_tui.ui.specs_pane import SpecsPane
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
@@ -37,7 +38,7 @@ ELLIPSIS = "…"
 
 def screen_lines(app: GpuTuiApp, region: Region) -> list[str]:
     """The text the terminal shows inside ``region`` (screen cells), one string per row."""
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app.screen)
     return [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
 
 

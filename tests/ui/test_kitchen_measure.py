@@ -17,6 +17,7 @@ from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.polling import WORKER_RUN, until, wait_for
 from tests.ui.conftest import fixed_inventory
 
@@ -206,7 +207,7 @@ async def test_what_does_not_fit_at_80x24_scrolls_with_the_keyboard() -> None:
         assert app.focused is panel
         await pilot.press(*["down"] * panel.max_scroll_y)
         assert panel.scroll_y == panel.max_scroll_y
-        screen = "".join(s.text for s in app.screen._compositor.render_strips())
+        screen = "".join(s.text for s in screen_strips(app.screen))
         assert "outweighs the whole job." in screen  # the analogy's last words
         await pilot.press("escape")  # closes the panel; the knobs have the keys again
         assert isinstance(app.focused, KitchenPane)

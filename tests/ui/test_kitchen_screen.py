@@ -19,6 +19,7 @@ from gpu_tui.ui.kitchen.progress_line import ProgressLine
 from gpu_tui.ui.kitchen.squad_grid import SquadGrid
 from gpu_tui.ui.kitchen.top_line import top_line
 from gpu_tui.ui.kitchen_pane import AUTOPLAY_HOLD, KitchenPane
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
@@ -37,7 +38,7 @@ class FakeClock:
 
 def screen_lines(app: GpuTuiApp) -> list[str]:
     """The screen as text, big digits blanked: their glyphs are drawing, not words."""
-    lines = [list(strip.text) for strip in app.screen._compositor.render_strips()]
+    lines = [list(strip.text) for strip in screen_strips(app.screen)]
     for digits in app.screen.query(Digits):
         region = digits.region
         for y in range(region.y, region.bottom):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -11,12 +11,17 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
-from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
+from textual.filter import LineFilter
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gpu_tui.ui.widgets.plain_container import plain_styles
+from gpu_tui.ui.widgets.textual_internals import (
+    plain_styles,
+    style_filter,
+    textual_lines,
+    unfiltered_lines,
+)
 
 _UNBUILT = Size(-1, -1)
 
@@ -26,30 +31,8 @@ def same(a: Text, b: Text) -> bool:
     return a.plain == b.plain and a.style == b.style and a.spans == b.spans
 
 
-STYLE_FILTERS = (ANSIToTruecolor, DimFilter, Monochrome, NoColor)
-"""Textual's own line filters. Each changes every segment's style by itself (given the
-background), so a widget's few row styles can be filtered once each, not each row again."""
-
-
 def _unchanged(style: Style) -> Style:
     return style
-
-
-def style_filter(filters: Sequence[LineFilter], background: Color) -> Callable[[Style], Style]:
-    """``filters`` as a change of one style, when they are all ``STYLE_FILTERS``; else
-    ValueError (a filter of another kind may look at a whole row)."""
-    if not all(type(line_filter) in STYLE_FILTERS for line_filter in filters):
-        raise ValueError("only Textual's own line filters change one style at a time")
-    if not filters:
-        return _unchanged
-
-    def finish(style: Style) -> Style:
-        segments = [Segment(" ", style)]
-        for line_filter in filters:
-            segments = line_filter.apply(segments, background)
-        return segments[0].style or Style.null()
-
-    return finish
 
 
 class RowStyles:
@@ -156,7 +139,6 @@ class RowsWidget(Widget):
         self._edge_titles: tuple[str | None, str | None] = (None, None)
         self._filters: tuple[LineFilter, ...] | None = None
         """The line filters ``_finished`` was made for; None: make it again."""
-        self._learning = False
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         """The rows to show in a content area of ``width`` × ``height`` cells."""
@@ -288,7 +270,7 @@ class RowsWidget(Widget):
         """
         frame = self._current_frame()
         if frame is None:
-            return super().render_lines(crop)
+            return textual_lines(self, crop)
         width = frame.size.width
         content_width = self._ensure_built().width
         filters = tuple(self.get_line_filters())
@@ -335,7 +317,7 @@ class RowsWidget(Widget):
             self._edges.clear()
         strip = self._edges.get(y)
         if strip is None:
-            strip = self._edges[y] = super().render_lines(Region(0, y, width, 1))[0]
+            strip = self._edges[y] = textual_lines(self, Region(0, y, width, 1))[0]
         return strip
 
     def _finish(self, frame: Frame, filters: tuple[LineFilter, ...]) -> None:
@@ -352,9 +334,6 @@ class RowsWidget(Widget):
             [Segment(text, finish(style) if style else style) for text, style, _ in frame.right],
         )
 
-    def get_line_filters(self) -> Sequence[LineFilter]:
-        return () if self._learning else super().get_line_filters()
-
     def _current_frame(self) -> Frame | None:
         """The edges for the widget's size now, cut from a row Textual draws (once per size or
         style); None when the rows need Textual's own path."""
@@ -368,11 +347,8 @@ class RowsWidget(Widget):
         top, bottom = gutter.top, size.height - gutter.bottom
         if bottom <= top or size.width <= gutter.width:
             return None
-        self._learning = True  # the edges without filters: they are applied to whole rows
-        try:
-            drawn = super().render_lines(Region(0, top, size.width, 1))[0]
-        finally:
-            self._learning = False
+        # the edges without filters: ``_finish`` filters them (or whole rows get the filters)
+        drawn = unfiltered_lines(self, Region(0, top, size.width, 1))[0]
         left = tuple(drawn.crop(0, gutter.left))
         right = tuple(drawn.crop(size.width - gutter.right, size.width))
         self._frame = Frame(size, top, bottom, left, right)

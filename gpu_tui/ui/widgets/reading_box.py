@@ -52,7 +52,8 @@ class ReadingBox(VerticalScroll):
     def on_resize(self) -> None:
         self.call_after_refresh(self.show_hint)
 
-    def _watch_has_focus(self, _focused: bool) -> None:
+    def watch_has_focus(self, has_focus: bool) -> None:
+        super().watch_has_focus(has_focus)
         self.show_hint()
 
     def watch_scroll_y(self, old: float, new: float) -> None:
