@@ -41,7 +41,6 @@ import contextlib
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -56,6 +55,14 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+
+from gpu_tui.testing.prometheus_server import (
+    find_prometheus,
+    instant_query,
+    local_prometheus,
+    stop,
+    wait_until,
+)
 
 GPUS_PER_NODE = 8
 VARIANTS = 16
@@ -182,37 +189,14 @@ def exporter(interval: float) -> Iterator[int]:
 
 
 def prometheus_binary() -> str:
-    found = shutil.which("prometheus") or (
-        "/usr/bin/prometheus" if os.access("/usr/bin/prometheus", os.X_OK) else None
-    )
+    found = find_prometheus()
     if not found:
         sys.exit("bench-fleet: needs prometheus (Debian/Ubuntu: apt-get install prometheus)")
     return found
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def stop(process: subprocess.Popen[Any]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-
-
 def instant(url: str, promql: str) -> list[dict[str, Any]]:
-    full = f"{url}/api/v1/query?{urllib.parse.urlencode({'query': promql})}"
-    with urllib.request.urlopen(full, timeout=10) as response:
-        result: list[dict[str, Any]] = json.load(response)["data"]["result"]
-    return result
+    return instant_query(url, promql)
 
 
 def scalar(url: str, promql: str) -> float:
@@ -224,16 +208,6 @@ def head_series(url: str) -> int:
     """The series Prometheus holds in memory (its TSDB status page)."""
     with urllib.request.urlopen(f"{url}/api/v1/status/tsdb", timeout=10) as response:
         return int(json.load(response)["data"]["headStats"]["numSeries"])
-
-
-def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            if check():
-                return
-        time.sleep(0.5)
-    raise RuntimeError(f"timed out after {timeout:g} s waiting for {what}")
 
 
 @contextlib.contextmanager
@@ -252,51 +226,29 @@ def prometheus(
         }
         for i in range(nodes)
     ]
-    config = {
-        "global": {"scrape_interval": f"{interval:g}s", "scrape_timeout": f"{interval * 0.8:g}s"},
-        "scrape_configs": [{"job_name": "dcgm-exporter", "static_configs": targets}],
-    }
-    (workdir / "prometheus.yml").write_text(json.dumps(config))  # JSON is YAML
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (workdir / "prometheus.log").open("wb")
-    process = subprocess.Popen(
-        [
-            prometheus_binary(),
-            f"--config.file={workdir / 'prometheus.yml'}",
-            f"--storage.tsdb.path={workdir / 'data'}",
-            f"--web.listen-address=127.0.0.1:{port}",
-            "--log.level=warn",
-        ],
-        stdout=log,
-        stderr=log,
-        cwd=workdir,
-    )
-    try:
-
-        def ready() -> bool:
-            if process.poll() is not None:
-                raise RuntimeError(f"prometheus exited: {(workdir / 'prometheus.log').read_text()}")
-            with urllib.request.urlopen(f"{url}/-/ready", timeout=2) as response:
-                return bool(response.status == 200)
-
-        wait_until(ready, 60, "Prometheus to be ready")
+    with local_prometheus(
+        prometheus_binary(),
+        [{"job_name": "dcgm-exporter", "static_configs": targets}],
+        workdir,
+        interval=f"{round(interval * 1000)}ms",  # Prometheus takes no decimals
+        timeout=f"{round(interval * 800)}ms",
+        ready_within=60,
+    ) as (url, process):
         gpus = nodes * GPUS_PER_NODE
         wait_until(
             lambda: scalar(url, "count(DCGM_FI_DEV_GPU_UTIL)") == gpus,
             4 * interval + 60,
             f"all {gpus} GPUs scraped",
+            every=0.5,  # each count reads every series: not ten times a second
         )
         # A second scrape of every target: rates and windows have two points to work with.
         wait_until(
             lambda: scalar(url, "count(count_over_time(DCGM_FI_DEV_GPU_UTIL[10m]) >= 2)") == gpus,
             4 * interval + 60,
             "a second scrape of every target",
+            every=0.5,
         )
         yield url, psutil.Process(process.pid)
-    finally:
-        stop(process)
-        log.close()
 
 
 # ---- what is measured (a child process per N: its own memory and CPU) -------------------------

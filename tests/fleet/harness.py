@@ -5,22 +5,40 @@ port and always stopped."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import select
-import shutil
 import subprocess
 import sys
 import threading
 import time
-import urllib.parse
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from gpu_tui.testing.prometheus_server import (
+    find_prometheus,
+    free_port,
+    instant_query,
+    local_prometheus,
+    stop,
+    wait_until,
+)
+
+# What the fleet tests use from here, the server's helpers included.
+__all__ = [
+    "free_port",
+    "prometheus",
+    "prometheus_binary",
+    "query",
+    "start_exporter",
+    "start_exporter_logged",
+    "static_page",
+    "stop",
+    "wait_until",
+]
 
 SCRAPE_INTERVAL = "500ms"
 SCRAPE_TIMEOUT = "400ms"
@@ -30,9 +48,7 @@ _SERVING = re.compile(r"serving http://\S+:(\d+)/metrics[^\n]*\n")
 def prometheus_binary() -> str:
     """The system's Prometheus; skipped with a reason where it is missing, but in CI
     (``CI=true``) a missing binary fails: these tests can never skip their way to green."""
-    found = shutil.which("prometheus") or (
-        "/usr/bin/prometheus" if os.access("/usr/bin/prometheus", os.X_OK) else None
-    )
+    found = find_prometheus()
     if found:
         return found
     reason = (
@@ -42,30 +58,6 @@ def prometheus_binary() -> str:
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true but {reason}")
     pytest.skip(reason)
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, then SIGKILL after 3 s: nothing is left behind."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(3)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(3)
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            stream.close()
-
-
-def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            if check():
-                return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
 
 
 def start_exporter(node: str, *extra: str) -> tuple[subprocess.Popen[bytes], int]:
@@ -135,65 +127,18 @@ def static_page(body: bytes) -> Iterator[int]:
         server.server_close()
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def query(url: str, promql: str) -> list[dict[str, object]]:
-    full = f"{url}/api/v1/query?{urllib.parse.urlencode({'query': promql})}"
-    with urllib.request.urlopen(full, timeout=5) as response:
-        result: list[dict[str, object]] = json.load(response)["data"]["result"]
-    return result
+    return instant_query(url, promql, timeout=5)
 
 
 @contextlib.contextmanager
 def prometheus(binary: str, jobs: dict[str, list[str]], workdir: Path) -> Iterator[str]:
     """A Prometheus of our own (not the system service) scraping ``jobs`` every 0.5 s, with a
     temporary config and data directory, on a free loopback port; yields its base URL."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    config = workdir / "prometheus.yml"
     scrape_configs = [
         {"job_name": job, "static_configs": [{"targets": targets}]} for job, targets in jobs.items()
     ]
-    config.write_text(
-        json.dumps(  # JSON is YAML
-            {
-                "global": {"scrape_interval": SCRAPE_INTERVAL, "scrape_timeout": SCRAPE_TIMEOUT},
-                "scrape_configs": scrape_configs,
-            }
-        )
-    )
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = (workdir / "prometheus.log").open("wb")
-    process = subprocess.Popen(
-        [
-            binary,
-            f"--config.file={config}",
-            f"--storage.tsdb.path={workdir / 'data'}",
-            f"--web.listen-address=127.0.0.1:{port}",
-            "--log.level=warn",
-        ],
-        stdout=log,
-        stderr=log,
-        cwd=workdir,
-    )
-    try:
-
-        def ready() -> bool:
-            if process.poll() is not None:
-                raise AssertionError(
-                    f"prometheus exited: {(workdir / 'prometheus.log').read_text()[-2000:]}"
-                )
-            with urllib.request.urlopen(f"{url}/-/ready", timeout=1) as response:
-                return bool(response.status == 200)
-
-        wait_until(ready, 20, "Prometheus to be ready")
+    with local_prometheus(
+        binary, scrape_configs, workdir, interval=SCRAPE_INTERVAL, timeout=SCRAPE_TIMEOUT
+    ) as (url, _):
         yield url
-    finally:
-        stop(process)
-        log.close()
