@@ -7,9 +7,8 @@ import re
 import sys
 
 from gpu_tui.commands.bench_console import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
     Progress,
+    exit_status,
     run_to_the_end,
     visible_gpus,
 )
@@ -149,12 +148,4 @@ def run_comm(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     except OSError:
         ending.silence(sys.stdout)
-    if runner.saved_path and runner.store_problem is None:
-        progress.say(f"saved: {runner.saved_path}")
-    for problem in runner.failed_outputs.values():
-        progress.say(f"error: {problem}")
-    if stopper.signum is not None:
-        return ending.exit_code(stopper.signum)
-    if finished.status == "cancelled":
-        return EXIT_INTERRUPTED
-    return EXIT_FAILED if document.errors or runner.failed_outputs else 0
+    return exit_status(runner, progress, stopper, finished)

@@ -124,3 +124,19 @@ def run_to_the_end(
             output.close()
         raise UsageError(fatal["message"])
     return finished, stopper
+
+
+def exit_status(
+    runner: BenchRunner, progress: Progress, stopper: Stopper, finished: m.Finished
+) -> int:
+    """Say where the run was saved and which outputs failed, and the exit code: 128 + the
+    signal that stopped it, 130 when cancelled, 1 when anything failed, else 0."""
+    if runner.saved_path and runner.store_problem is None:
+        progress.say(f"saved: {runner.saved_path}")
+    for problem in runner.failed_outputs.values():
+        progress.say(f"error: {problem}")
+    if stopper.signum is not None:
+        return ending.exit_code(stopper.signum)
+    if finished.status == "cancelled":
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED if finished.document.errors or runner.failed_outputs else 0
