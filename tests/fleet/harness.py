@@ -29,6 +29,7 @@ from gpu_tui.testing.prometheus_server import (
 
 # What the fleet tests use from here, the server's helpers included.
 __all__ = [
+    "QuietServer",
     "free_port",
     "prometheus",
     "prometheus_binary",
@@ -102,6 +103,15 @@ def start_exporter_logged(node: str, *extra: str) -> tuple[subprocess.Popen[byte
     raise AssertionError(f"gpu-tui export did not start: {seen.decode()!r}")
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A test server that says nothing when a client hangs up mid-answer (a client that gave
+    up on purpose, or Prometheus ending a scrape at its timeout); anything else is printed."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 @contextlib.contextmanager
 def static_page(body: bytes) -> Iterator[int]:
     """Serve ``body`` at /metrics on a free loopback port (a recorded exporter page)."""
@@ -117,7 +127,7 @@ def static_page(body: bytes) -> Iterator[int]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    server = QuietServer(("127.0.0.1", 0), Page)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:

@@ -7,7 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 
@@ -19,7 +19,7 @@ from gpu_tui.core.fleet.prom_api import (
     QueryRejectedError,
     check_url,
 )
-from tests.fleet.harness import free_port
+from tests.fleet.harness import QuietServer, free_port
 
 Reply = tuple[int, bytes, dict[str, str]]
 
@@ -39,7 +39,7 @@ def scripted(reply: Callable[[BaseHTTPRequestHandler], Reply]) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = QuietServer(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
