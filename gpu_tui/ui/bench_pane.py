@@ -374,5 +374,7 @@ class BenchPane(Pane, RunFiles):
         # "p next" below: above, the title alone has the width it needs beside the table
         plots.border_title = f"{index + 1}/{len(views)} {spec.title}"
         plots.border_subtitle = "p next plot"
-        self.query_one("#bench-plot-note", Static).update(Text(spec.note))
+        # A plot with nothing to draw shows its note in its own place: once is enough.
+        note = spec.note if spec.has_data else ""
+        self.query_one("#bench-plot-note", Static).update(Text(note))
         self.query_one(BenchPlot).show(spec)

@@ -558,3 +558,16 @@ def test_a_slow_step_moves_the_eta_up_gently_and_the_bar_keeps_moving() -> None:
     # within the long set-up, with no message for ~55 s, the bar still moves
     during = [bars[i] for i in range(len(bars)) if 12 <= i * 0.5 <= 50]
     assert during[-1] - during[0] > 0.2
+
+
+async def test_a_plot_with_nothing_to_draw_says_why_once(data_dir: Path) -> None:
+    app = bench_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = await start_tiny_run(pilot, ["reduction"])
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
+        await pilot.pause()
+        # The GEMM plot is shown first; this run measured no GEMM and the machine has no GPU.
+        plot = str(pane.query_one(bench_plot.BenchPlot).render())
+        below = str(pane.query_one("#bench-plot-note", Static).render())
+        assert "A GPU would add one line per dtype" in plot
+        assert "A GPU would add" not in below
