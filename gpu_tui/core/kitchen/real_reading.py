@@ -217,7 +217,7 @@ def _all_reduce(params: KitchenParams, got: _Results) -> Reading:
 def _hallway(params: KitchenParams, got: _Results) -> Reading:
     rows = []
     for size in TRANSFER_SIZES:
-        label = f"{size // MIB} MiB" if size >= MIB else f"{size // KIB} KiB"
+        label = format_bytes_exact(size)
         cells = []
         for direction in ("h2d", "d2h"):
             r = got.find("transfer", f"{direction}-pinned", True, bytes=size)
