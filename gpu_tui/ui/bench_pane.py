@@ -375,6 +375,6 @@ class BenchPane(Pane, RunFiles):
         plots.border_title = f"{index + 1}/{len(views)} {spec.title}"
         plots.border_subtitle = "p next plot"
         # A plot with nothing to draw shows its note in its own place: once is enough.
-        note = spec.note if spec.has_data else ""
-        self.query_one("#bench-plot-note", Static).update(Text(note))
+        plot_note = spec.note if spec.has_data else ""
+        self.query_one("#bench-plot-note", Static).update(Text(plot_note))
         self.query_one(BenchPlot).show(spec)
