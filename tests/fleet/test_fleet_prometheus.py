@@ -182,9 +182,12 @@ def test_a_nodes_history_is_one_range_query_per_reading_with_a_series_per_gpu(
     # The range query's steps are aligned to whole multiples of the step: a target scraped for
     # the first time seconds ago shows from the next step on.
     harness.wait_until(
-        lambda: history_of("dgx-a07", 15, 80).gpu_names() == ["0", "1", "2"],
+        lambda: (
+            history_of("dgx-a07", 15, 80).gpu_names() == ["0", "1", "2"]
+            and all(history_of(name, 15, 80).gpu_names() == ["0"] for name in ("gpu-a", "gpu-b"))
+        ),
         30,
-        "dgx-a07's first scrape inside a step of the range query",
+        "every node's first scrape inside a step of the range query",
     )
     recorded = history_of("dgx-a07", 15, 80)
     assert recorded.gpu_names() == ["0", "1", "2"]
