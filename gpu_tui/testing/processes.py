@@ -14,6 +14,8 @@ import subprocess
 import sys
 import termios
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +116,21 @@ class Terminal:
 
     def press(self, keys: str) -> None:
         os.write(self.master, keys.encode())
+
+    def press_until(
+        self, keys: str, happened: Callable[[], bool], what: str, *, tries: int = 20
+    ) -> None:
+        """Type ``keys`` until ``happened()``: keys typed while the app still sets up its
+        terminal are lost, and nothing outside the app says when it starts reading them. Use
+        keys that do nothing more when typed again."""
+        for _ in range(tries):
+            self.press(keys)
+            deadline = time.monotonic() + 1.5
+            while time.monotonic() < deadline:
+                if happened():
+                    return
+                time.sleep(0.02)
+        raise AssertionError(f"{keys!r} typed {tries} times, and still no {what}")
 
     def hang_up(self) -> None:
         """Close the terminal, as a dropped SSH connection or a killed tmux session does."""

@@ -22,9 +22,10 @@ import pytest
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.bandwidth import OPERATIONS
 from gpu_tui.testing.processes import command, environment, gone
+from tests import needs
 from tests.polling import wait_for
 
-pytest.importorskip("torch.distributed")
+needs.module("torch.distributed")
 
 TINY = ["--suite", "comm", "--max-bytes", "1K", "--budget", "0.005"]
 

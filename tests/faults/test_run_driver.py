@@ -20,13 +20,15 @@ from gpu_tui.core.bench import runner as runner_module
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.testing.processes import gone, saved_runs
+from gpu_tui.testing.processes import saved_runs
 from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench.run_progress import RunProgress
 from tests.fakes.scripted_worker import environment, install
-from tests.polling import WORKER_RUN, until, wait_for
+from tests.polling import WORKER_RUN, until
 from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
 from tests.ui.test_kitchen_measure import kitchen_app, panel_text, quick
+
+pytestmark = pytest.mark.usefixtures("no_process_left")
 
 TINY_PLAN = build_plan("quick", only=["launch"], devices=["cpu"], budget_seconds=0.02)
 
@@ -231,16 +233,6 @@ async def test_a_failed_measurement_task_stops_its_worker(monkeypatch: pytest.Mo
         assert "the measurement task broke" in panel_text(app)
         assert not panel.running
         assert isinstance(app.query_one("#measure-body", Static), Static)
-
-
-def test_no_worker_is_left_behind() -> None:
-    import psutil
-
-    wait_for(
-        lambda: all(gone(child) for child in psutil.Process().children(recursive=True)),
-        "every child process to end",
-        timeout=5,
-    )
 
 
 async def test_a_failed_hardware_discovery_is_shown_and_the_app_goes_on() -> None:

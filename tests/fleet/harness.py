@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import pytest
-
 from gpu_tui.testing.prometheus_server import (
     find_prometheus,
     free_port,
@@ -26,6 +24,7 @@ from gpu_tui.testing.prometheus_server import (
     stop,
     wait_until,
 )
+from tests import needs
 
 # What the fleet tests use from here, the server's helpers included.
 __all__ = [
@@ -56,9 +55,7 @@ def prometheus_binary() -> str:
         "the prometheus binary is not installed (Debian/Ubuntu: apt-get install prometheus); "
         "these tests run a real Prometheus server"
     )
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true but {reason}")
-    pytest.skip(reason)
+    needs.missing(reason)
 
 
 def start_exporter(node: str, *extra: str) -> tuple[subprocess.Popen[bytes], int]:

@@ -11,10 +11,11 @@ from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench import plot_data
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench_pane import BenchPane
+from tests import needs
 from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
-pytest.importorskip("torch.distributed")
+needs.module("torch.distributed")
 
 
 @pytest.fixture(autouse=True)

@@ -302,60 +302,67 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "pue must be between 1 and 5" in text_of(app, "#cost-results")
 
 
-@pytest.mark.parametrize(
-    ("field", "value", "message"),
-    [
-        ("#fit-params", "1e400", "model size must be a parameter count between 1K and 100T"),
-        ("#fit-context", "9" * 5000, "context must be a whole number between 0 and 10,000,000"),
-        ("#fit-context", "²", "context must be a whole number between 0 and 10,000,000 tokens"),
-        ("#fit-batch", "٣", "batch must be a whole number between 1 and 100,000 sequences"),
-    ],
-)
+FIT_REFUSALS = [
+    ("#fit-params", "1e400", "model size must be a parameter count between 1K and 100T"),
+    ("#fit-context", "9" * 5000, "context must be a whole number between 0 and 10,000,000"),
+    ("#fit-context", "²", "context must be a whole number between 0 and 10,000,000 tokens"),
+    ("#fit-batch", "٣", "batch must be a whole number between 1 and 100,000 sequences"),
+]
+
+
 async def test_fit_form_states_the_range_of_a_bad_number(
-    app_factory: Callable[..., GpuTuiApp], field: str, value: str, message: str
+    app_factory: Callable[..., GpuTuiApp],
 ) -> None:
+    # One app for every case: each ends on a good value, so the next starts from a clean form.
     app = app_factory(pane="guide")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("f")
         rows = app.query_one("#fit-table", DataTable).row_count
-        app.query_one(field, Input).value = value  # as a paste would put it there
-        await pilot.pause()
-        summary = text_of(app, "#fit-summary")
-        assert message in summary
-        assert "\n" not in summary  # one line
-        assert app.query_one("#fit-table", DataTable).row_count == rows  # the last good answer
-        await type_into(pilot, app, field, "8B" if field == "#fit-params" else "1")
-        assert text_of(app, "#fit-summary").startswith("▶ H100")
+        refused = []
+        for field, value, message in FIT_REFUSALS:
+            app.query_one(field, Input).value = value  # as a paste would put it there
+            await pilot.pause()
+            summary = text_of(app, "#fit-summary")
+            assert message in summary, field
+            assert "\n" not in summary  # one line
+            assert app.query_one("#fit-table", DataTable).row_count == rows  # the last good one
+            await type_into(pilot, app, field, "8B" if field == "#fit-params" else "1")
+            assert text_of(app, "#fit-summary").startswith("▶ H100")
+            refused.append(field)
+        assert len(refused) == len(FIT_REFUSALS)
 
 
-@pytest.mark.parametrize(
-    ("field", "bad", "message", "good"),
-    [
-        ("#cost-util", "1e-320", "utilisation must be between 0.1% and 100%", "50"),
-        ("#cost-util", "150", "utilisation must be between 0.1% and 100%", "100"),
-        ("#cost-tflops", "1e-320", "measured TFLOP/s must be between 0.001 and 1,000,000", "1"),
-        ("#cost-gpus", "8.5", "gpus_per_node must be a whole number between 1 and 1,024", "8"),
-        ("#cost-gpus", "٣", "gpus_per_node must be a whole number between 1 and 1,024", "3"),
-        ("#cost-price", "1e-320", "cloud price must be between $0.01 and $1,000", "0.01"),
-        ("#cost-hardware", "0", "hardware_usd must be between $100 and $1,000,000,000", "100"),
-    ],
-)
+COST_REFUSALS = [
+    ("#cost-util", "1e-320", "utilisation must be between 0.1% and 100%", "50"),
+    ("#cost-util", "150", "utilisation must be between 0.1% and 100%", "100"),
+    ("#cost-tflops", "1e-320", "measured TFLOP/s must be between 0.001 and 1,000,000", "1"),
+    ("#cost-gpus", "8.5", "gpus_per_node must be a whole number between 1 and 1,024", "8"),
+    ("#cost-gpus", "٣", "gpus_per_node must be a whole number between 1 and 1,024", "3"),
+    ("#cost-price", "1e-320", "cloud price must be between $0.01 and $1,000", "0.01"),
+    ("#cost-hardware", "0", "hardware_usd must be between $100 and $1,000,000,000", "100"),
+]
+
+
 async def test_cost_form_states_the_range_of_a_bad_number(
-    app_factory: Callable[..., GpuTuiApp], field: str, bad: str, message: str, good: str
+    app_factory: Callable[..., GpuTuiApp],
 ) -> None:
     app = app_factory(pane="guide")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("o")
-        await type_into(pilot, app, field, bad)
-        results = text_of(app, "#cost-results")
-        assert message in results
-        assert "\n" not in results  # one line
-        assert "inf" not in results
-        assert text_of(app, "#cost-tables") == ""  # no tables for inputs that were refused
-        await type_into(pilot, app, field, good)  # the end of the range itself is fine
-        assert "Break-even" in text_of(app, "#cost-results")
+        refused = []
+        for field, bad, message, good in COST_REFUSALS:
+            await type_into(pilot, app, field, bad)
+            results = text_of(app, "#cost-results")
+            assert message in results, (field, bad)
+            assert "\n" not in results  # one line
+            assert "inf" not in results
+            assert text_of(app, "#cost-tables") == ""  # no tables for inputs that were refused
+            await type_into(pilot, app, field, good)  # the end of the range itself is fine
+            assert "Break-even" in text_of(app, "#cost-results"), (field, good)
+            refused.append(field)
+        assert len(refused) == len(COST_REFUSALS)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])

@@ -46,8 +46,9 @@ def shown(app: GpuTuiApp) -> str:
 async def into_guide_field(pilot: Pilot[int], section: str, selector: str) -> Field:
     """Show the section and put the keyboard on the field, as Tab or ↑/↓ would: selected, not
     entered."""
-    await pilot.press(section)
     field = pilot.app.query_one(selector, Field)
+    if not field.is_on_screen:
+        await pilot.press(section)
     field.focus()
     await pilot.pause()
     assert pilot.app.focused is field
@@ -204,19 +205,28 @@ async def test_slash_enters_the_catalog_filter_and_esc_hands_back_the_keys(
         assert field.value == "h100"
 
 
-async def palette_hits(pilot: Pilot[int], query: str) -> list[str]:
-    """Open the palette, type ``query``, and read what it offers, best first."""
+async def palette_hits(
+    pilot: Pilot[int], query: str, expect: str, *, typed: bool = True
+) -> list[str]:
+    """Open the palette, type ``query`` (or paste it: ``typed=False``), wait for ``expect``
+    among the hits, and read what it offers, best first."""
     await pilot.press("ctrl+p")
     await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
-    await pilot.press(*query)
+    if typed:
+        await pilot.press(*query)
+    else:
+        pilot.app.screen.query_one(Input).value = query
     commands = pilot.app.screen.query_one(CommandList)
-    await until(pilot, lambda: commands.option_count > 0, "the palette's hits")
-    await pilot.pause(0.3)  # every provider has answered
-    hits = []
-    for index in range(commands.option_count):
-        option = commands.get_option_at_index(index)
-        hits.append(option.hit.text or "")  # type: ignore[attr-defined]
-    return hits
+
+    def hits() -> list[str]:
+        return [
+            commands.get_option_at_index(index).hit.text or ""  # type: ignore[attr-defined]
+            for index in range(commands.option_count)
+        ]
+
+    await until(pilot, lambda: expect in hits(), f"{expect!r} among the hits for {query!r}")
+    await pilot.pause()
+    return hits()
 
 
 async def choose(pilot: Pilot[int], hits: list[str], title: str) -> None:
@@ -235,16 +245,15 @@ async def test_the_palette_finds_panes_scenarios_and_actions_by_name(
     app = app_factory(pane="specs")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        hits = await palette_hits(pilot, "monitor")
+        hits = await palette_hits(pilot, "monitor", "Monitor")
         assert hits[0] == "Monitor"
         await choose(pilot, hits, "Monitor")
         assert shown(app) == "monitor"
-        hits = await palette_hits(pilot, "slow hallway")
-        assert "Kitchen: slow hallway" in hits
+        hits = await palette_hits(pilot, "slow hallway", "Kitchen: slow hallway")
         await choose(pilot, hits, "Kitchen: slow hallway")
         assert shown(app) == "kitchen"
         assert app.panes["kitchen"].scenario.name == "slow-hallway"  # type: ignore[attr-defined]
-        hits = await palette_hits(pilot, "monitor pause")
+        hits = await palette_hits(pilot, "monitor pause", "Monitor: Pause")
         await choose(pilot, hits, "Monitor: Pause")
         assert shown(app) == "monitor"
         assert app.panes["monitor"].paused  # type: ignore[attr-defined]
@@ -256,7 +265,7 @@ async def test_the_palette_finds_panes_scenarios_and_actions_by_name(
             ("will it fit", "Guide: Will it fit"),
             ("guide", "Guide"),
         ):
-            hits = await palette_hits(pilot, query)
+            hits = await palette_hits(pilot, query, title, typed=False)
             assert title in hits, (query, hits)
             await pilot.press("escape")
 

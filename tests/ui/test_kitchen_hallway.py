@@ -12,10 +12,11 @@ from gpu_tui.core.kitchen.scenarios import SCENARIOS
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen_pane import KitchenPane
+from tests import needs
 from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
-pytest.importorskip("torch.distributed")
+needs.module("torch.distributed")
 
 
 def panel_text(app: GpuTuiApp) -> str:

@@ -17,9 +17,10 @@ from gpu_tui.core.bench.worker.context import Context
 from gpu_tui.core.bench.worker.protocol import Channel
 from gpu_tui.core.bench.worker.sysinfo import environment
 from gpu_tui.ui.bench import plot_data
+from tests import needs
 
-torch = pytest.importorskip("torch")  # the [torch] extra; CI installs it
-numpy = pytest.importorskip("numpy")  # part of the [torch] extra
+torch = needs.module("torch")
+numpy = needs.module("numpy")
 
 
 def run_in_process(benchmark: Any, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -19,8 +19,9 @@ from gpu_tui.core.bench.worker import copy_matrix as cm
 from gpu_tui.core.bench.worker.comm_copies import DEVICES_VARIABLE, StdinStop
 from gpu_tui.core.comm import copies
 from gpu_tui.testing.processes import command, environment
+from tests import needs
 
-torch = pytest.importorskip("torch")
+torch = needs.module("torch")
 
 NAMES = ["cpu#0", "cpu#1", "host"]
 
