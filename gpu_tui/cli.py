@@ -44,7 +44,7 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="gpu-tui",
         description="See your CPU and GPUs, see why GPUs win at AI work, then measure it.",
-        epilog="Without a subcommand, starts the terminal UI. Keys: 1-5 panes, ? help, q quit.",
+        epilog="Without a subcommand, starts the terminal UI. Keys: 1-6 panes, ? help, q quit.",
     )
     parser.add_argument("--version", action="version", version=f"gpu-tui {__version__}")
     add_global_options(parser, top_level=True)

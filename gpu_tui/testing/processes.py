@@ -81,12 +81,21 @@ class Terminal:
     """gpu-tui's TUI on a pseudo-terminal of its own, as an SSH session gives it: the process is
     the session leader, so closing the terminal (:meth:`hang_up`) sends it SIGHUP."""
 
-    def __init__(self, args: list[str], env: dict[str, str], size: tuple[int, int] = (80, 24)):
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        size: tuple[int, int] = (80, 24),
+        *,
+        program: str | None = None,
+    ):
+        """``program``: an installed ``gpu-tui`` to run, instead of this interpreter's
+        ``python -m gpu_tui``."""
         self.master, slave = os.openpty()
         columns, rows = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.process = subprocess.Popen(
-            command(*args),
+            [program, *args] if program else command(*args),
             stdin=slave,
             stdout=slave,
             stderr=slave,

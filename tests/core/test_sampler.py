@@ -376,10 +376,10 @@ def test_inline_sources_come_after_real_gpus() -> None:
     sampler.stop()
 
 
-# --- soak: a week of ticks in seconds, with flat memory ---------------------------------------
+# --- soak: 40,000 ticks (11 hours at the default refresh) in seconds, with flat memory ------
 
 
-def test_100000_ticks_keep_buffers_and_memory_bounded() -> None:
+def test_40000_ticks_keep_buffers_and_memory_bounded() -> None:
     clock = FakeClock()
     worker_gpu, inline_gpu = CountingSource(1), CountingSource(1)
     late_ticks = 0
@@ -399,7 +399,7 @@ def test_100000_ticks_keep_buffers_and_memory_bounded() -> None:
     sampler.run(max_ticks=1_000)  # warm up: every ring allocated, every thread started
     gc.collect()
     blocks_before = sys.getallocatedblocks()
-    sampler.run(max_ticks=89_000)
+    sampler.run(max_ticks=29_000)
     gc.collect()
     blocks_after = sys.getallocatedblocks()
     # tracemalloc slows every allocation several-fold, so it watches the last 10,000 ticks.
@@ -412,18 +412,18 @@ def test_100000_ticks_keep_buffers_and_memory_bounded() -> None:
     finally:
         tracemalloc.stop()
     sampler.stop()
-    assert sampler.ticks == 100_000
-    assert inline_gpu.reads == [100_000]
+    assert sampler.ticks == 40_000
+    assert inline_gpu.reads == [40_000]
     # The worker GPU's deadline is real time (50 ms here): on a loaded machine an answer can come
     # a tick late, and the device is not asked again until it has answered. Each late tick
     # skips exactly one request, never adds one.
-    assert late_ticks < 1_000  # under 1 %: the worker path is what was exercised
-    assert 100_000 - late_ticks <= worker_gpu.reads[0] <= 100_000
+    assert late_ticks < 400  # under 1 %: the worker path is what was exercised
+    assert 40_000 - late_ticks <= worker_gpu.reads[0] <= 40_000
     # Each run starts one interval (0.1 s, shorter than the first-tick wait) before its tick.
-    assert clock.now - 1000.0 == pytest.approx(100_000 * 0.1)
+    assert clock.now - 1000.0 == pytest.approx(40_000 * 0.1)
     assert all(len(series) == 300 for series in sampler.history.all_series())
-    assert sampler.history.gpus[1].utilization_percent.latest() == 100_000.0
-    # 89,000 ticks left at most a few hundred objects behind (none per tick) ...
+    assert sampler.history.gpus[1].utilization_percent.latest() == 40_000.0
+    # 29,000 ticks left at most a few hundred objects behind (none per tick) ...
     assert blocks_after - blocks_before < 500
     # ... and the last 10,000 kept under 16 KiB (about one tick's worth of readings).
     assert traced_after - traced_before < 16 * 1024

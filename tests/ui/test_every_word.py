@@ -59,13 +59,23 @@ def rows_to_walk(size: tuple[int, int], texts: list[str]) -> list[int]:
 
 
 async def select_row(
-    pilot: Pilot[Any], at: int, previous: int | None, move: Callable[[], None]
+    pilot: Pilot[Any],
+    at: int,
+    previous: int | None,
+    move: Callable[[], None],
+    detail: Callable[[], str],
 ) -> None:
-    """Go to row ``at``: by ↓ from the row just above it, as a person would, else directly."""
-    if previous is not None and at == previous + 1:
+    """Go to row ``at`` (by ↓ from the row just above it, as a person would, else directly) and
+    wait until ``detail()``, what the row's explanation holds, has changed with it."""
+    if previous is None:
+        await pilot.pause()
+        return
+    before = detail()
+    if at == previous + 1:
         await pilot.press("down")
-    elif previous is not None:
+    else:
         move()
+    await until(pilot, lambda: detail() != before, f"the explanation of row {at}")
     await pilot.pause()
 
 
@@ -151,7 +161,13 @@ async def test_specs_every_field_and_explanation_can_be_read(
             previous: int | None = None
             for at in rows_to_walk(size, texts):
                 spec_row = section.rows[at]
-                await select_row(pilot, at, previous, lambda at=at: table.move_cursor(row=at))
+                await select_row(
+                    pilot,
+                    at,
+                    previous,
+                    lambda at=at: table.move_cursor(row=at),
+                    lambda: plain(text),
+                )
                 previous = at
                 where = f"{size} {section.title} / {spec_row.label}"
                 shown = "\n".join(screen_lines(app, table.scrollable_content_region))
@@ -183,7 +199,9 @@ async def check_every_bench_row(pilot: Pilot[Any], pane: BenchPane, size: tuple[
     previous: int | None = None
     for at in rows_to_walk(size, texts):
         result = table.results[at]
-        await select_row(pilot, at, previous, lambda at=at: table.move_cursor(row=at))
+        await select_row(
+            pilot, at, previous, lambda at=at: table.move_cursor(row=at), lambda: plain(detail)
+        )
         previous = at
         where = f"{size} row {at} {rt.name_cell(result)}"
         shown = "\n".join(screen_lines(pilot.app, table.scrollable_content_region))
@@ -261,7 +279,9 @@ async def check_table_rows_and_detail(
     for at in rows_to_walk(size, texts):
         if len(problems) >= 3:
             break
-        await select_row(pilot, at, previous, lambda at=at: table.move_cursor(row=at))
+        await select_row(
+            pilot, at, previous, lambda at=at: table.move_cursor(row=at), lambda: plain(detail)
+        )
         previous = at
         lines = screen_lines(pilot.app, table.scrollable_content_region)
         shown = "\n".join(lines)

@@ -7,6 +7,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from rich.control import strip_control_codes
 from rich.style import Style
@@ -72,13 +74,23 @@ def readings(seed: int, count: int) -> list[float | None]:
     ]
 
 
-@pytest.mark.parametrize("seed", range(20))
-@pytest.mark.parametrize(("width", "height"), [(0, 3), (1, 1), (7, 4), (60, 13), (200, 2)])
-@pytest.mark.parametrize("high", [100.0, None, 0.0])
+READING = st.one_of(
+    st.floats(0, 100),
+    st.sampled_from([None, math.nan, -5.0, 0.0, 50.0, 100.0, 130.0]),
+)
+"""Mostly in the range; gaps, NaN, and values past either end."""
+
+
+@given(
+    values=st.lists(READING, max_size=140),
+    shape=st.sampled_from([(0, 3), (1, 1), (7, 4), (60, 13), (200, 2)]),
+    high=st.sampled_from([100.0, None, 0.0]),
+)
+@settings(max_examples=300, deadline=None)
 def test_fast_drawing_matches_reference(
-    seed: int, width: int, height: int, high: float | None
+    values: list[float | None], shape: tuple[int, int], high: float | None
 ) -> None:
-    values = readings(seed, seed * 7)
+    width, height = shape
     assert spark(values, width, 0.0, high) == spark_reference(values, width, 0.0, high)
     assert graph_rows(values, width, height, 0.0, high) == graph_reference(
         values, width, height, 0.0, high
