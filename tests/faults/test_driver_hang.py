@@ -57,6 +57,9 @@ LIMIT_SECONDS = 5.0
 SHORT_LIMIT_SECONDS = 0.5
 """In-process tests lower the limit (``nvml_guard.CALL_LIMIT_SECONDS``) to stay quick."""
 NO_ANSWER = "not answering ({} did not return within {:g} s)"
+WITHIN_ONE_LIMIT = 2 * LIMIT_SECONDS
+"""A command that waits out the limit once ends before twice the limit, start-up and its own
+lines included even with the machine busy; one that waited on a second stuck call would not."""
 RUN_TIMEOUT_SECONDS = LIMIT_SECONDS + 15
 """A subprocess still running by then is stopped, and its test fails: the hang came back."""
 
@@ -186,7 +189,7 @@ def test_info_gives_up_on_a_hung_driver_and_shows_the_cpu(
 ) -> None:
     run = hung(fault)["info"]
     assert run.returncode == 0, run.err
-    assert run.seconds < LIMIT_SECONDS + 2
+    assert run.seconds < WITHIN_ONE_LIMIT
     shown = words(run.out)
     assert f"Status not available ({reason(HANGS[fault][2])})" in shown
     assert "Fix" in shown
@@ -201,7 +204,7 @@ def test_info_json_has_the_nvml_backend_unavailable_with_the_reason(
 ) -> None:
     run = hung(fault)["info --json"]
     assert run.returncode == 0, run.err
-    assert run.seconds < LIMIT_SECONDS + 2
+    assert run.seconds < WITHIN_ONE_LIMIT
     document = json.loads(run.out)
     nvml = document["backends"]["nvml"]
     assert nvml["available"] is False
@@ -218,7 +221,7 @@ def test_watch_says_why_once_and_the_cpu_lines_keep_coming(
 ) -> None:
     run = hung(fault)["watch"]
     assert run.returncode == 0, run.err
-    assert run.seconds < LIMIT_SECONDS + 3  # two lines a second apart after the limit
+    assert run.seconds < WITHIN_ONE_LIMIT
     assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][2])}; CPU readings go on\n"
     lines = run.out.splitlines()
     assert len(lines) == 2
@@ -231,7 +234,7 @@ def test_watch_json_lines_keep_coming_with_no_gpus(
 ) -> None:
     run = hung(fault)["watch --json"]
     assert run.returncode == 0, run.err
-    assert run.seconds < LIMIT_SECONDS + 3
+    assert run.seconds < WITHIN_ONE_LIMIT
     assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][2])}; CPU readings go on\n"
     records = [json.loads(line) for line in run.out.splitlines()]
     assert len(records) == 2
@@ -246,7 +249,7 @@ def test_bench_starts_after_at_most_the_limit(
 ) -> None:
     run = hung(fault)["bench"]
     assert run.returncode is not None, "no duration estimate: bench is stuck before it starts"
-    assert run.seconds < LIMIT_SECONDS + 2.5
+    assert run.seconds < WITHIN_ONE_LIMIT
     assert "plus about 3 min per GPU" in run.err  # NVML could not say how many GPUs
 
 
