@@ -251,7 +251,7 @@ def test_processes_joined_with_host_info() -> None:
 
 def test_real_psutil_lookup_for_a_pid_that_does_not_exist() -> None:
     fake = loaded_h200()
-    fake.set_processes(0, compute=[{"pid": 2**22 + 12345, "used_memory_bytes": 1}], graphics=[])
+    fake.set_processes(0, compute=[{"pid": 2**22 - 7, "used_memory_bytes": 1}], graphics=[])
     (proc,) = NvmlSession.open(fake).sample(0).processes  # type: ignore[misc]
     assert proc.command == Unknown(NOT_IN_NAMESPACE)
 
@@ -264,14 +264,14 @@ def test_processes_vanish_between_samples() -> None:
     assert session.sample(0).processes == ()
 
 
-def test_process_list_falls_back_to_v2() -> None:
+def test_process_list_falls_back_to_the_unversioned_name() -> None:
     fake = loaded_h200()
-    fake.fail(0, "nvmlDeviceGetComputeRunningProcesses", "FunctionNotFound")
-    fake.fail(0, "nvmlDeviceGetGraphicsRunningProcesses", "FunctionNotFound")
+    fake.fail(0, "nvmlDeviceGetComputeRunningProcesses_v2", "FunctionNotFound")
+    fake.fail(0, "nvmlDeviceGetGraphicsRunningProcesses_v2", "FunctionNotFound")
     procs = NvmlSession.open(fake, process_lookup=hidden).sample(0).processes
     assert isinstance(procs, tuple)
     assert len(procs) == 3
-    assert "nvmlDeviceGetComputeRunningProcesses_v2" in fake.calls
+    assert "nvmlDeviceGetComputeRunningProcesses" in fake.calls
 
 
 def test_throttle_reasons_fall_back_to_deprecated_name() -> None:

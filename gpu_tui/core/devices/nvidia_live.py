@@ -34,6 +34,9 @@ __all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 T = TypeVar("T")
 
 NVML_NOT_FOUND = 6
+PID_MAX = 4_194_304
+"""The Linux kernel's ceiling for a PID (``PID_MAX_LIMIT`` on 64-bit): an entry above it, or PID 0,
+is one the binding misread (R535's wider process entries), never a process."""
 """``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
 SAMPLE_OVERLAP_US = 500_000
 """Each ask for process samples reaches this far before the oldest sample of the last answer,
@@ -209,17 +212,21 @@ class NvmlSession:
     def _processes(
         self, nvml: ModuleType, handle: object, index: int
     ) -> Maybe[tuple[GpuProcess, ...]]:
-        # The unversioned names call the _v3 structs; drivers before 530 only have _v2.
+        # ``_v2`` first: its entry point writes the 24-byte entries the binding reads on every
+        # driver that has it. The unversioned names go through ``_v3``, which R535 drivers write
+        # 32 bytes wide, so the binding misreads every entry after the first.
         found: dict[int, GpuProcess] = {}
         reasons: list[str] = []
         for kind in ("compute", "graphics"):
             base = f"nvmlDeviceGet{kind.capitalize()}RunningProcesses"
-            listed = read(partial(first_available, nvml, (base, f"{base}_v2"), handle))
+            listed = read(partial(first_available, nvml, (f"{base}_v2", base), handle))
             if isinstance(listed, Unknown):
                 reasons.append(listed.reason)
                 continue
             for entry in listed:
                 pid = int(entry.pid)
+                if not 0 < pid <= PID_MAX:
+                    continue  # an entry the binding misread: no process has this PID
                 if pid in found:
                     found[pid] = dataclasses.replace(found[pid], kind="compute+graphics")
                     continue

@@ -186,13 +186,25 @@ def _relation(nvml: ModuleType, handles: list[Any], gpus: list[GpuLinks], i: int
     return LEVELS.get(level, "?") if level is not None else "?"
 
 
+P2P_WORDS = {0: "OK", 1: "CNS", 2: "GNS", 3: "TNS", 4: "DR", 5: "NS", 6: "U"}
+"""``nvmlGpuP2PStatus_t`` as nvidia-smi ``topo -p2p r`` abbreviates it: chipset, GPU or IOH
+topology not supported, disabled by registry key, not supported, unknown."""
+
+
+def caps_index(nvml: ModuleType, name: str) -> int:
+    """A ``NVML_P2P_CAPS_INDEX_*`` constant as the C call takes it. nvidia-ml-py defines
+    ``NVML_P2P_CAPS_INDEX_READ`` as the tuple ``(0,)`` (a stray comma), which ctypes refuses to
+    convert: every pair would read as unknown without ever reaching the driver."""
+    value = getattr(nvml, name, 0)
+    return int(value[0] if isinstance(value, tuple) else value)
+
+
 def _p2p(nvml: ModuleType, handles: list[Any], i: int, j: int) -> str:
     if i == j:
         return "X"
-    index = getattr(nvml, "NVML_P2P_CAPS_INDEX_READ", 0)
+    index = caps_index(nvml, "NVML_P2P_CAPS_INDEX_READ")
     status = _try(lambda: int(nvml.nvmlDeviceGetP2PStatus(handles[i], handles[j], index)))
-    words = {0: "OK", 1: "CNS", 2: "GNS", 3: "TNS", 4: "NS", 5: "DR"}  # nvmlGpuP2PStatus_t
-    return "?" if status is None else words.get(status, "U")
+    return "?" if status is None else P2P_WORDS.get(status, "U")
 
 
 def read_topology(nvml: ModuleType) -> Topology | None:

@@ -77,7 +77,7 @@ def test_direct_links_and_pcie_paths() -> None:
         device["nvlink_remote_type"] = [0] * 18
         peer = fake.devices[1 - index]["pci_bus_id"] if index < 2 else None
         device["nvlink_remote_bus_id"] = [peer] * 18
-    fake.devices[2]["p2p_read_status"] = [4] * 8  # not supported from GPU2
+    fake.devices[2]["p2p_read_status"] = [5] * 8  # NVML_P2P_STATUS_NOT_SUPPORTED from GPU2
     topology = topology_of(fake)
     assert topology is not None
     assert topology.relation[0][:4] == ("X", "NV2", "NODE", "NODE")

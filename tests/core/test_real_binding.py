@@ -1,0 +1,59 @@
+"""gpu-tui's readings through the real nvidia-ml-py binding over the simulated driver: what a GPU
+server gives, on each driver branch."""
+
+from __future__ import annotations
+
+import json
+
+import pynvml
+import pytest
+
+from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.nvidia_live import NvmlSession
+from gpu_tui.core.devices.topology import read_topology
+from gpu_tui.core.monitor.host_processes import HostProcesses
+from gpu_tui.testing import simulated_driver
+from gpu_tui.testing.simulated_driver import BRANCHES, SimulatedLibrary
+
+
+def two_gpus(p2p: list[list[int]]) -> SimulatedLibrary:
+    reading = json.loads((simulated_driver.READINGS / "h200.json").read_text())
+    second = dict(reading["devices"][0], uuid="GPU-2", pci_bus_id="00000000:04:00.0")
+    reading["devices"] = [reading["devices"][0], second]
+    reading["p2p_status"] = p2p
+    return SimulatedLibrary(reading, BRANCHES["r550"])
+
+
+@pytest.mark.parametrize(("status", "word"), [(0, "OK"), (4, "DR"), (5, "NS"), (6, "U")])
+def test_peer_reads_reach_the_driver_and_say_its_word(status: int, word: str) -> None:
+    library = two_gpus([[0, status], [status, 0]])
+    simulated_driver.install(pynvml, library)
+    try:
+        pynvml.nvmlInit()
+        topology = read_topology(pynvml)
+    finally:
+        simulated_driver.uninstall(pynvml)
+    assert topology is not None
+    assert topology.p2p == (("X", word), (word, "X"))
+    assert library.calls.count("nvmlDeviceGetP2PStatus") == 2
+
+
+def processes_on(branch: str, pids: list[int]) -> list[int]:
+    """The PIDs the Monitor lists on GPU 0 when the driver of ``branch`` runs ``pids``."""
+    library = SimulatedLibrary(simulated_driver.load_reading("h200"), BRANCHES[branch])
+    listed = [{"pid": pid, "used_bytes": 2**30} for pid in pids]
+    library.devices[0]["processes"] = {"compute": listed, "graphics": []}
+    simulated_driver.install(pynvml, library)
+    try:
+        pynvml.nvmlInit()
+        session = NvmlSession(pynvml, BackendStatus("nvml", True), HostProcesses())
+        found = session.sample(0).processes
+    finally:
+        simulated_driver.uninstall(pynvml)
+    assert isinstance(found, tuple), found
+    return [process.pid for process in found]
+
+
+@pytest.mark.parametrize("branch", ["r470", "r535", "r535.98", "r550", "r570"])
+def test_every_process_and_no_phantom_on_every_branch(branch: str) -> None:
+    assert processes_on(branch, [1111, 2222, 3333]) == [1111, 2222, 3333]
