@@ -165,6 +165,10 @@ class SimulatedLibrary:
         self.no_permission: set[int] = set()
         """GPUs outside this job's cgroup: counted, but their handles cannot be opened."""
         self.lost: set[int] = set()
+        self.process_samples: dict[int, dict[int, tuple[int, int]]] = {}
+        """Per GPU, each process's latest utilisation sample, ``pid: (timeStamp µs, smUtil)``.
+        The driver keeps a process's last sample after it stops launching kernels, and returns
+        every sample newer than the caller's ``lastSeenTimeStamp``."""
         self.calls: list[str] = []
         self.initialised = 0
         self._lock = threading.Lock()
@@ -280,6 +284,26 @@ class SimulatedLibrary:
             return ERROR_INVALID_ARGUMENT
         matrix = self.reading.get("p2p_status")
         _target(status).value = 0 if matrix is None else matrix[first[0]][second[0]]
+        return SUCCESS
+
+    def _c_nvmlDeviceGetProcessUtilization(
+        self, handle: Any, samples: Any, count: Any, last_seen: Any
+    ) -> int:
+        found = self._device(handle)
+        if found is None:
+            return ERROR_INVALID_ARGUMENT
+        since = int(getattr(last_seen, "value", last_seen))
+        kept = self.process_samples.get(found[0], {})
+        newer = [(pid, stamp, sm) for pid, (stamp, sm) in kept.items() if stamp > since]
+        wanted = _target(count)
+        if not newer:
+            return ERROR_NOT_FOUND
+        if samples is None or wanted.value < len(newer):
+            wanted.value = len(newer)
+            return ERROR_INSUFFICIENT_SIZE
+        for at, (pid, stamp, sm) in enumerate(newer):
+            samples[at].pid, samples[at].timeStamp, samples[at].smUtil = pid, stamp, sm
+        wanted.value = len(newer)
         return SUCCESS
 
     def _processes(self, symbol: str, kind: str, handle: Any, count: Any, infos: Any) -> int:

@@ -10,7 +10,7 @@ import psutil
 import pytest
 
 from gpu_tui.core.devices.fields import Unknown
-from gpu_tui.core.devices.nvidia_live import SAMPLE_OVERLAP_US, NvmlSession
+from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.host_processes import (
     ENDED,
     FIRST_READING,
@@ -69,14 +69,14 @@ def test_each_process_has_its_gpu_memory_sm_share_and_host_readings() -> None:
     assert by_pid[555].sm_percent == 0.0  # no sample since the last ask: no kernel ran
 
 
-def test_sm_shares_are_asked_for_since_the_last_samples() -> None:
+def test_sm_shares_are_asked_for_since_the_newest_sample_seen() -> None:
     fake = training_node()
     session = NvmlSession.open(fake, process_lookup=host)
     processes(session)
     processes(session)
     first, second = fake.utilization_asked
     assert first == 0  # everything the driver keeps, the first time
-    assert second == 1_700_000_001_000_000 - SAMPLE_OVERLAP_US
+    assert second == 1_700_000_001_000_000  # the newest of the first answer
 
 
 def test_no_samples_since_means_nothing_ran() -> None:

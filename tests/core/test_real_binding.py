@@ -57,3 +57,29 @@ def processes_on(branch: str, pids: list[int]) -> list[int]:
 @pytest.mark.parametrize("branch", ["r470", "r535", "r535.98", "r550", "r570"])
 def test_every_process_and_no_phantom_on_every_branch(branch: str) -> None:
     assert processes_on(branch, [1111, 2222, 3333]) == [1111, 2222, 3333]
+
+
+def test_a_process_that_stops_launching_kernels_drops_to_zero_sm() -> None:
+    """The driver keeps an idle process's last sample: asking from the newest sample seen, not
+    the oldest, lets that sample age out instead of showing 90 % for good."""
+    library = SimulatedLibrary(simulated_driver.load_reading("h200"), BRANCHES["r550"])
+    listed = [{"pid": pid, "used_bytes": 2**30} for pid in (100, 200)]
+    library.devices[0]["processes"] = {"compute": listed, "graphics": []}
+    simulated_driver.install(pynvml, library)
+    shares: list[dict[int, object]] = []
+    try:
+        pynvml.nvmlInit()
+        session = NvmlSession(pynvml, BackendStatus("nvml", True), HostProcesses())
+        for second in range(1, 11):
+            now = second * 1_000_000
+            kept = library.process_samples.setdefault(0, {})
+            if second <= 5:
+                kept[100] = (now, 90)  # kernels until t = 5 s, then idle (still listed)
+            kept[200] = (now, 40)
+            processes = session.sample(0).processes
+            assert isinstance(processes, tuple)
+            shares.append({p.pid: p.sm_percent for p in processes})
+    finally:
+        simulated_driver.uninstall(pynvml)
+    assert shares[4] == {100: 90.0, 200: 40.0}
+    assert shares[5:] == [{100: 0.0, 200: 40.0}] * 5

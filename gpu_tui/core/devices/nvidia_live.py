@@ -34,13 +34,10 @@ __all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 T = TypeVar("T")
 
 NVML_NOT_FOUND = 6
+"""``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
 PID_MAX = 4_194_304
 """The Linux kernel's ceiling for a PID (``PID_MAX_LIMIT`` on 64-bit): an entry above it, or PID 0,
 is one the binding misread (R535's wider process entries), never a process."""
-"""``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
-SAMPLE_OVERLAP_US = 500_000
-"""Each ask for process samples reaches this far before the oldest sample of the last answer,
-as nvitop does, so a process sampled a moment before the last tick is still counted."""
 
 ProcessLookup = Callable[[int], "HostProcess | tuple[Maybe[str], Maybe[str]]"]
 """A process's host readings by PID; a pair is (user, command), the rest unread."""
@@ -73,7 +70,7 @@ class NvmlSession:
         self._lost: dict[int, str] = {}
         self._static: dict[int, dict[str, Maybe[float]]] = {}
         self._samples_since: dict[int, int] = {}
-        """Per GPU, the driver timestamp (µs) to ask for process samples from."""
+        """Per GPU, the newest process sample's driver timestamp (µs): the next ask's start."""
         if nvml is None:
             return
         count = read(nvml.nvmlDeviceGetCount)
@@ -277,12 +274,13 @@ class NvmlSession:
         newest: dict[int, tuple[int, float]] = {}
         for sample in samples:
             pid, stamp, share = int(sample.pid), int(sample.timeStamp), float(sample.smUtil)
-            if share > 100 or (pid in newest and newest[pid][0] >= stamp):
+            if stamp <= since or share > 100 or (pid in newest and newest[pid][0] >= stamp):
                 continue  # a share over 100 % is a driver glitch (nvtop drops them too)
             newest[pid] = (stamp, share)
-        if samples:
-            oldest = min(int(sample.timeStamp) for sample in samples)
-            self._samples_since[index] = max(oldest - SAMPLE_OVERLAP_US, 0)
+        # The next ask starts from the newest sample seen (as nvtop does): the driver keeps an
+        # idle process's last sample, and asking from the oldest would return it for good.
+        if newest:
+            self._samples_since[index] = max(stamp for stamp, _ in newest.values())
         return {pid: share for pid, (_, share) in newest.items()}
 
 
