@@ -251,7 +251,7 @@ def test_processes_joined_with_host_info() -> None:
 
 def test_real_psutil_lookup_for_a_pid_that_does_not_exist() -> None:
     fake = loaded_h200()
-    fake.set_processes(0, compute=[{"pid": 2**22 - 7, "used_memory_bytes": 1}], graphics=[])
+    fake.set_processes(0, compute=[{"pid": 2**22 + 12345, "used_memory_bytes": 1}], graphics=[])
     (proc,) = NvmlSession.open(fake).sample(0).processes  # type: ignore[misc]
     assert proc.command == Unknown(NOT_IN_NAMESPACE)
 

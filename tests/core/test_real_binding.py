@@ -8,6 +8,7 @@ import json
 import pynvml
 import pytest
 
+from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.topology import read_topology
@@ -83,3 +84,28 @@ def test_a_process_that_stops_launching_kernels_drops_to_zero_sm() -> None:
         simulated_driver.uninstall(pynvml)
     assert shares[4] == {100: 90.0, 200: 40.0}
     assert shares[5:] == [{100: 0.0, 200: 40.0}] * 5
+
+
+def memory_on(branch: str) -> tuple[object, object]:
+    """Used and reserved memory of an idle H200 (1 MiB used, 531 MiB reserved) on ``branch``."""
+    library = SimulatedLibrary(simulated_driver.load_reading("h200"), BRANCHES[branch])
+    library.devices[0]["memory_reserved_bytes"] = 531 * 2**20
+    simulated_driver.install(pynvml, library)
+    try:
+        pynvml.nvmlInit()
+        sample = NvmlSession(pynvml, BackendStatus("nvml", True), HostProcesses()).sample(0)
+    finally:
+        simulated_driver.uninstall(pynvml)
+    return sample.memory_used_bytes, sample.memory_reserved_bytes
+
+
+@pytest.mark.parametrize("branch", ["r535", "r550", "r570"])
+def test_used_memory_is_what_nvidia_smi_shows_and_reserved_is_apart(branch: str) -> None:
+    assert memory_on(branch) == (2**20, 531 * 2**20)
+
+
+def test_a_driver_without_v2_memory_says_its_used_includes_reserved() -> None:
+    used, reserved = memory_on("r470")
+    assert used == 532 * 2**20
+    assert isinstance(reserved, Unknown)
+    assert "counted as used" in reserved.reason

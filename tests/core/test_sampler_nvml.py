@@ -17,7 +17,7 @@ from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.polling import wait_for
 
 HGX_POWER_WATTS = [100.89, 82.81, 85.98, 85.48, 84.94, 85.27, 86.05, 75.0]
-MISSING_PID = 2**22 - 11  # a PID no process here has, as a host PID seen from a container
+MISSING_PID = 2**31 - 1  # above any pid_max: like a host PID seen from inside a container
 
 
 def node(fixture: str = "hgx_h100_8gpu") -> tuple[FakeNvml, NvmlSession]:
@@ -88,6 +88,7 @@ def test_not_supported_fields_are_null_with_a_reason_in_watch_json() -> None:
     fake.not_supported(None, "nvmlDeviceGetPowerUsage")
     sampler = Sampler(gpu_sources=[session])
     line = watch.sample_to_json(sampler.tick(), interval=1.0)
+    assert len(line["gpus"]) == sampler.gpu_count > 0, "every GPU must be in the line"
     for gpu in line["gpus"]:
         assert gpu["power_watts"] is None
         assert gpu["unknown"]["power_watts"]

@@ -88,6 +88,7 @@ def test_json_line_has_nulls_with_reasons() -> None:
     assert gpu["fan_percent"] is None
     assert gpu["unknown"] == {"fan_percent": "not supported by this GPU"}
     assert gpu["pcie_tx_bytes_per_second"] is None  # NaN is not a reading
+    assert gpu["memory_reserved_bytes"] == 531 << 20  # apart from memory_used_bytes
     assert gpu["throttle_reasons"] == ["power cap"]
     assert gpu["lost"] is False
     assert gpu["stale"] is False

@@ -35,5 +35,6 @@ def gpu_sample(index: int = 0, **changes: Any) -> GpuSample:
         ecc_errors_uncorrected=0,
         throttle_reasons=(),
         processes=(),
+        memory_reserved_bytes=531 << 20,
     )
     return dataclasses.replace(base, **changes)

@@ -18,6 +18,7 @@ from gpu_tui.core.devices.nvml_util import (
     failed_status,
     first_available,
     load_nvml,
+    missing_function,
     read,
     throttle_words,
 )
@@ -35,9 +36,11 @@ T = TypeVar("T")
 
 NVML_NOT_FOUND = 6
 """``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
-PID_MAX = 4_194_304
-"""The Linux kernel's ceiling for a PID (``PID_MAX_LIMIT`` on 64-bit): an entry above it, or PID 0,
-is one the binding misread (R535's wider process entries), never a process."""
+ARGUMENT_VERSION_MISMATCH = 25
+"""``NVML_ERROR_ARGUMENT_VERSION_MISMATCH``: the call is known, this struct version is not."""
+PID_LIMIT = 2**31
+"""PIDs are positive 32-bit ``pid_t`` values: PID 0, or an entry at or above this (4294967295 is
+the "no MIG instance" word read as a PID), is one the binding misread, never a process."""
 
 ProcessLookup = Callable[[int], "HostProcess | tuple[Maybe[str], Maybe[str]]"]
 """A process's host readings by PID; a pair is (user, command), the rest unread."""
@@ -148,9 +151,16 @@ class NvmlSession:
     def _read(self, nvml: ModuleType, handle: object, index: int) -> GpuSample:
         limits = self._limits(nvml, handle, index)
         util = read(lambda: nvml.nvmlDeviceGetUtilizationRates(handle))
-        memory = read(lambda: nvml.nvmlDeviceGetMemoryInfo(handle))
+        memory = read(lambda: _memory_info(nvml, handle))
         busy, busy_memory = _pair(util, "gpu", "memory", float)
         used, total = _pair(memory, "used", "total", int)
+        reserved: Maybe[int] = (
+            memory
+            if isinstance(memory, Unknown)
+            else read(lambda: int(memory.reserved))
+            if hasattr(memory, "reserved")
+            else Unknown(RESERVED_IN_USED)
+        )
         # NVML reports PCIe throughput in KB/s with KB = 1024 bytes (as nvitop converts it).
         return GpuSample(
             index=index,
@@ -158,6 +168,7 @@ class NvmlSession:
             memory_utilization_percent=busy_memory,
             memory_used_bytes=used,
             memory_total_bytes=total,
+            memory_reserved_bytes=reserved,
             temperature_c=read(
                 lambda: float(nvml.nvmlDeviceGetTemperature(handle, nvml.NVML_TEMPERATURE_GPU))
             ),
@@ -222,7 +233,7 @@ class NvmlSession:
                 continue
             for entry in listed:
                 pid = int(entry.pid)
-                if not 0 < pid <= PID_MAX:
+                if not 0 < pid < PID_LIMIT:
                     continue  # an entry the binding misread: no process has this PID
                 if pid in found:
                     found[pid] = dataclasses.replace(found[pid], kind="compute+graphics")
@@ -282,6 +293,25 @@ class NvmlSession:
         if newest:
             self._samples_since[index] = max(stamp for stamp, _ in newest.values())
         return {pid: share for pid, (_, share) in newest.items()}
+
+
+RESERVED_IN_USED = (
+    "this driver has no nvmlDeviceGetMemoryInfo_v2: the memory it reserves is counted as used"
+)
+
+
+def _memory_info(nvml: ModuleType, handle: object) -> Any:
+    """Memory as nvidia-smi counts it: ``nvmlDeviceGetMemoryInfo_v2`` keeps the driver's reserved
+    memory out of *used* (hundreds of MiB on an idle data-centre GPU) and reports it apart; the
+    v1 call, all a driver before R510 has, counts it as used."""
+    version = getattr(nvml, "nvmlMemory_v2", None)
+    if version is not None:
+        try:
+            return nvml.nvmlDeviceGetMemoryInfo(handle, version=version)
+        except Exception as error:
+            if not missing_function(error) and nvml_error_code(error) != ARGUMENT_VERSION_MISMATCH:
+                raise
+    return nvml.nvmlDeviceGetMemoryInfo(handle)
 
 
 def _pair(

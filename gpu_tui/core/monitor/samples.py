@@ -81,6 +81,9 @@ class GpuSample:
     throttle_reasons: Maybe[tuple[str, ...]]
     """Plain words, e.g. ``("power cap", "thermal slowdown")``; empty when running free."""
     processes: Maybe[tuple[GpuProcess, ...]]
+    memory_reserved_bytes: Maybe[int] = NOT_READ
+    """What the driver keeps for itself, outside ``memory_used_bytes`` (nvidia-smi's
+    *Reserved*)."""
     lost: bool = False
     stale: bool = False
     """True when this reading was not refreshed in time (a hung driver call); values are old."""
