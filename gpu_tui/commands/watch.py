@@ -102,6 +102,8 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
     label = f"sim{slot} SIMULATED" if gpu.simulated else f"gpu{slot}"
     if gpu.lost:
         return f"{label} LOST"
+    if gpu.not_in_job:
+        return f"{label} not in this job"
     used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
     vram = (
         "?"

@@ -129,12 +129,13 @@ def test_gpu_lost_at_handle_lookup_keeps_the_others() -> None:
 
 def test_other_handle_failure_is_unreadable_not_lost() -> None:
     fake = FakeNvml.load("h200")
-    fake.fail(None, "nvmlDeviceGetHandleByIndex", "NoPermission")
+    fake.fail(None, "nvmlDeviceGetHandleByIndex", "InsufficientPower")
     (gpu,), status = discover_nvidia(fake)
     assert status.available
     assert gpu.name == "GPU 0: unreadable"
     assert not gpu.lost
-    assert gpu.uuid == Unknown("needs more permissions")
+    assert isinstance(gpu.uuid, Unknown)
+    assert gpu.uuid.reason
 
 
 def test_not_supported_on_single_fields() -> None:

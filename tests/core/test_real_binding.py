@@ -10,6 +10,7 @@ import pytest
 
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.topology import read_topology
 from gpu_tui.core.monitor.host_processes import HostProcesses
@@ -109,3 +110,26 @@ def test_a_driver_without_v2_memory_says_its_used_includes_reserved() -> None:
     assert used == 532 * 2**20
     assert isinstance(reserved, Unknown)
     assert "counted as used" in reserved.reason
+
+
+def test_a_gpu_outside_the_job_s_cgroup_is_named_so_not_lost() -> None:
+    library = two_gpus([[0, 0], [0, 0]])
+    library.no_permission.add(1)
+    simulated_driver.install(pynvml, library)
+    try:
+        pynvml.nvmlInit()
+        session = NvmlSession(pynvml, BackendStatus("nvml", True), HostProcesses())
+        ours, theirs = session.sample(0), session.sample(1)
+        found, status = discover_nvidia(pynvml)
+    finally:
+        simulated_driver.uninstall(pynvml)
+    assert not ours.lost
+    assert not ours.not_in_job
+    assert ours.memory_total_bytes == library.devices[0]["memory_total_bytes"]
+    assert theirs.not_in_job
+    assert not theirs.lost
+    assert isinstance(theirs.utilization_percent, Unknown)
+    assert theirs.utilization_percent.reason.startswith("not in this job")
+    assert status.available
+    assert [gpu.name for gpu in found] == ["NVIDIA H200", "GPU 1: not in this job"]
+    assert not found[1].lost

@@ -11,6 +11,12 @@ from gpu_tui.core.devices.nvml_guard import IMPORT_CALL, NotAnsweringError
 UNINITIALIZED = 1
 NOT_SUPPORTED = 3
 NO_PERMISSION = 4
+NOT_IN_JOB = (
+    "not in this job: NVML counts it, but this process may not open it (a Slurm cgroup, or a "
+    "container that was not given this GPU)"
+)
+"""Why a GPU whose handle NVML refuses with NO_PERMISSION is shown but not read: under Slurm's
+``ConstrainDevices`` or a container, ``nvmlDeviceGetCount`` still counts every GPU in the box."""
 DRIVER_NOT_LOADED = 9
 TIMEOUT = 10
 LIBRARY_NOT_FOUND = 12

@@ -9,7 +9,14 @@ from types import ModuleType
 from typing import Any
 
 from gpu_tui.core.devices.catalog import match_datasheet
-from gpu_tui.core.devices.doctor import explain_nvml_error, field_reason, is_gpu_lost
+from gpu_tui.core.devices.doctor import (
+    NO_PERMISSION,
+    NOT_IN_JOB,
+    explain_nvml_error,
+    field_reason,
+    is_gpu_lost,
+    nvml_error_code,
+)
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import (
     Accelerator,
@@ -116,6 +123,8 @@ def _device(nvml: ModuleType, index: int) -> Accelerator:
     try:
         handle = nvml.nvmlDeviceGetHandleByIndex(index)
     except Exception as error:
+        if nvml_error_code(error) == NO_PERMISSION:
+            return _unreadable(index, NOT_IN_JOB, lost=False, state="not in this job")
         return _unreadable(index, field_reason(error), lost=is_gpu_lost(error))
     try:
         return _read_device(nvml, handle, index)
@@ -252,12 +261,12 @@ def _mig_devices(nvml: ModuleType, h: object) -> tuple[MigDevice, ...]:
     return tuple(found)
 
 
-def _unreadable(index: int, reason: str, *, lost: bool) -> Accelerator:
+def _unreadable(index: int, reason: str, *, lost: bool, state: str = "unreadable") -> Accelerator:
     """A GPU we hold no handle for: shown by index, every field unknown with the reason."""
     missing = Unknown(reason)
     return Accelerator(
         index=index,
-        name=f"GPU {index}: lost" if lost else f"GPU {index}: unreadable",
+        name=f"GPU {index}: lost" if lost else f"GPU {index}: {state}",
         vendor="NVIDIA",
         backend="nvml",
         simulated=False,

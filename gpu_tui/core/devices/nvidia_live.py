@@ -9,7 +9,7 @@ from functools import partial
 from types import ModuleType
 from typing import Any, TypeVar
 
-from gpu_tui.core.devices.doctor import field_reason, nvml_error_code
+from gpu_tui.core.devices.doctor import NO_PERMISSION, NOT_IN_JOB, field_reason, nvml_error_code
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
@@ -71,6 +71,8 @@ class NvmlSession:
         self._lookup = lookup
         self._handles: list[object | None] = []
         self._lost: dict[int, str] = {}
+        self._not_in_job: set[int] = set()
+        """GPUs NVML counts but this process may not open (``doctor.NOT_IN_JOB``)."""
         self._static: dict[int, dict[str, Maybe[float]]] = {}
         self._samples_since: dict[int, int] = {}
         """Per GPU, the newest process sample's driver timestamp (µs): the next ask's start."""
@@ -82,7 +84,10 @@ class NvmlSession:
                 self._handles.append(nvml.nvmlDeviceGetHandleByIndex(index))
             except Exception as error:  # GpuIsLost or worse: this GPU only
                 self._handles.append(None)
-                self._lost[index] = field_reason(error)
+                if nvml_error_code(error) == NO_PERMISSION:
+                    self._not_in_job.add(index)
+                else:
+                    self._lost[index] = field_reason(error)
 
     @classmethod
     def open(
@@ -120,6 +125,8 @@ class NvmlSession:
         nvml, handle = self._nvml, self._handles[index] if index < len(self._handles) else None
         if index in self._lost:
             return _lost_sample(index, self._lost[index])
+        if index in self._not_in_job:
+            return dataclasses.replace(_lost_sample(index, NOT_IN_JOB, lost=False), not_in_job=True)
         if nvml is None or handle is None:
             return _lost_sample(index, "NVML session is closed", lost=False)
         try:

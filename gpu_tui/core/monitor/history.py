@@ -60,7 +60,7 @@ class GpuHistory:
             if not isinstance(limit, Unknown) and limit > 0:
                 target.high = float(limit)
         # A stale or lost reading repeats old values; record a gap rather than a flat line.
-        fresh = not (gpu.stale or gpu.lost)
+        fresh = not (gpu.stale or gpu.lost or gpu.not_in_job)
         for target, field in self._fields:
             value = getattr(gpu, field) if fresh else None
             target.put_locked(None if value is None or isinstance(value, Unknown) else value)

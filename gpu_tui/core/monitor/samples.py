@@ -85,6 +85,9 @@ class GpuSample:
     """What the driver keeps for itself, outside ``memory_used_bytes`` (nvidia-smi's
     *Reserved*)."""
     lost: bool = False
+    not_in_job: bool = False
+    """NVML counts this GPU but this process may not open it (a Slurm cgroup, a container):
+    nothing is read, and it is not lost."""
     stale: bool = False
     """True when this reading was not refreshed in time (a hung driver call); values are old."""
     simulated: bool = False

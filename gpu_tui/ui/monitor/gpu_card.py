@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 
+from gpu_tui.core.devices.doctor import NOT_IN_JOB
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
@@ -93,7 +95,7 @@ class GpuCard(RowsWidget):
         self.set_class(gpu.simulated, "-simulated")
         full = self.mode == "full"  # the other modes say it all inside, on their first row
         badge = " · SIMULATED" if gpu.simulated else ""
-        state = f" · {state_words(gpu)}" if gpu.lost or gpu.stale else ""
+        state = f" · {state_words(gpu)}" if gpu.lost or gpu.stale or gpu.not_in_job else ""
         title = f"GPU {self.slot} · {self.device_name}{badge}{state}" if full else None
         if title != self._title:  # setting a title repaints the whole card, so only on change
             self.border_title = self._title = title
@@ -102,10 +104,13 @@ class GpuCard(RowsWidget):
 
     @property
     def state(self) -> str:
-        """``LOST``, ``STALE`` or ``live`` — what the card shows about this reading."""
+        """``LOST``, ``STALE``, ``not in this job`` or ``live`` — what the card shows about this
+        reading."""
         gpu = self.gpu
         if gpu is None:
             return "waiting"
+        if gpu.not_in_job:
+            return "not in this job"
         return "LOST" if gpu.lost else "STALE" if gpu.stale else "live"
 
     def build_rows(self, width: int, height: int) -> list[Text]:
@@ -114,6 +119,10 @@ class GpuCard(RowsWidget):
             return [Text(f"GPU {self.slot}: waiting for the first reading…", style=self._s("dim"))]
         if gpu.lost:
             return list(self._lost(gpu, width).split("\n"))
+        if gpu.not_in_job:  # the heading names it, unless the title already does
+            heading = [self._heading(gpu)] if self.mode != "full" else []
+            words = textwrap.wrap(f"{NOT_IN_JOB[0].upper()}{NOT_IN_JOB[1:]}.", max(20, width))
+            return heading + [Text(line, style=self._s("dim")) for line in words]
         if self.mode == "line":
             return [self._line(gpu, width)]
         if self.mode == "compact":

@@ -57,6 +57,8 @@ def state_words(gpu: GpuSample) -> str:
     """What a card's title says when the reading is not live (empty when it is)."""
     if gpu.lost:
         return "LOST"
+    if gpu.not_in_job:
+        return "not in this job"
     return "STALE: the driver is not answering, last values shown" if gpu.stale else ""
 
 

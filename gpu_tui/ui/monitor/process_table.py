@@ -126,7 +126,7 @@ def process_rows(
     rows: list[ProcessRow] = []
     notes: list[str] = []
     for slot, gpu in enumerate(gpus):
-        if gpu.lost:
+        if gpu.lost or gpu.not_in_job:
             continue
         if isinstance(gpu.processes, Unknown):
             notes.append(f"GPU {slot}: processes unknown — {gpu.processes.reason}")
