@@ -166,6 +166,7 @@ def test_everything_not_supported_still_gives_a_device() -> None:
 def test_cores_per_sm_table() -> None:
     assert cores_per_sm("9.0") == 128
     assert cores_per_sm("8.0") == 64
+    assert [cores_per_sm(cc) for cc in ("10.3", "11.0", "12.1")] == [128] * 3  # B300, Thor, GB10
     assert cores_per_sm("3.5") is None
 
 

@@ -133,3 +133,15 @@ def test_a_gpu_outside_the_job_s_cgroup_is_named_so_not_lost() -> None:
     assert status.available
     assert [gpu.name for gpu in found] == ["NVIDIA H200", "GPU 1: not in this job"]
     assert not found[1].lost
+
+
+def test_every_nvlink_version_the_binding_names_has_a_name_here() -> None:
+    from gpu_tui.core.devices.topology import NVLINK_VERSIONS
+
+    codes = {
+        getattr(pynvml, name)
+        for name in dir(pynvml)
+        if name.startswith("NVML_NVLINK_VERSION_") and name != "NVML_NVLINK_VERSION_INVALID"
+    }
+    assert codes, "the binding names NVLink versions"
+    assert codes <= set(NVLINK_VERSIONS)

@@ -46,8 +46,11 @@ _ARCHITECTURES = {
     13: "Rubin",
 }
 
-# FP32 lanes ("CUDA cores") per SM by compute capability, from the architecture whitepapers:
-# NVML gives only the core count, and the peak table needs SMs (H100: 16896 / 128 = 132 SMs).
+# FP32 lanes ("CUDA cores") per SM by compute capability, from the architecture whitepapers and
+# CUDA's own table (_ConvertSMVer2Cores in
+# https://github.com/NVIDIA/cuda-samples/blob/master/Common/helper_cuda.h): NVML gives only the
+# core count, and the peak table needs SMs (H100: 16896 / 128 = 132 SMs). 10.3 is B300, 11.0
+# Jetson Thor, 12.1 GB10 (DGX Spark).
 _CORES_PER_SM = {
     "6.0": 64,
     "6.1": 128,
@@ -59,7 +62,10 @@ _CORES_PER_SM = {
     "8.9": 128,
     "9.0": 128,
     "10.0": 128,
+    "10.3": 128,
+    "11.0": 128,
     "12.0": 128,
+    "12.1": 128,
 }
 
 _COMPUTE_MODES = {0: "Default", 1: "Exclusive thread", 2: "Prohibited", 3: "Exclusive process"}

@@ -28,7 +28,7 @@ LEGEND = {
     "INT": "the same board (an internal link)",
 }
 DEVICE_GPU, DEVICE_SWITCH = 0, 2  # nvmlIntNvLinkDeviceType_t
-NVLINK_VERSIONS = {1: "1.0", 2: "2.0", 3: "2.2", 4: "3.0", 5: "3.1", 6: "4.0", 7: "5.0"}
+NVLINK_VERSIONS = {1: "1.0", 2: "2.0", 3: "2.2", 4: "3.0", 5: "3.1", 6: "4.0", 7: "5.0", 8: "6.0"}
 """nvmlNvlinkVersion_t (nvml.h); the generation named (NVLink 4 on Hopper, 5 on Blackwell)."""
 MAX_LINKS = 18
 
