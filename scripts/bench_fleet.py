@@ -56,7 +56,10 @@ from typing import Any
 
 import psutil
 
-from gpu_tui.testing.prometheus_server import (
+# The test doubles live with the tests, in the checkout this script is run from.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.helpers.prometheus_server import (
     find_prometheus,
     instant_query,
     local_prometheus,

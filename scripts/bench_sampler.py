@@ -6,7 +6,7 @@ between ticks is not counted).
 Budget: one tick (the host and every GPU read once) takes <= 5 ms, median. At the fastest
 refresh interval, 0.1 s, that is 5 % of one core, so sampling never competes with drawing.
   host only              this machine's CPU and memory (/proc held open, and psutil), no GPU
-  fake NVML, <fixture>   the host + gpu_tui/testing/fake_nvml.py driven by a recorded node
+  fake NVML, <fixture>   the host + tests/fakes/fake_nvml.py driven by a recorded node
   ... inline             the same GPUs read on the sampler thread, to show the worker-thread cost
   real NVML              the host + the real driver, when this machine has one
 Usage: python scripts/bench_sampler.py [--ticks N]
@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.gpu_reader import GpuSource
 from gpu_tui.core.monitor.sampler import Sampler
-from gpu_tui.testing.fake_nvml import FakeNvml
+
+# The test doubles live with the tests, in the checkout this script is run from.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fakes.fake_nvml import FakeNvml
 
 WARMUP = 20
 BUDGET_MS = 5.0

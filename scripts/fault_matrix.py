@@ -31,8 +31,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpu_tui.testing.fake_nvml import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml
-from gpu_tui.testing.processes import (
+# The test doubles live with the tests, in the checkout this script is run from.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fakes import faulty_worker
+from tests.fakes.fake_nvml import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml
+from tests.helpers.running_app import (
     Terminal,
     command,
     environment,
@@ -97,6 +101,11 @@ def one_line(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
     return lines[0]
 
 
+def faulty(tmp: Path) -> list[str]:
+    """The arguments that run the worker with the fault named in ``$GPU_TUI_BENCH_FAULT``."""
+    return ["--bench-python", faulty_worker.python(tmp)]
+
+
 def results(document: dict[str, object]) -> str:
     count = kept(document)
     return f"{count} result{'s' * (count != 1)}"
@@ -116,7 +125,7 @@ def bench_signal(signum: int) -> Callable[[Path], str]:
         data, out = tmp / "data", tmp / "run.json"
         env = environment(data, GPU_TUI_BENCH_FAULT="hang:reduction")
         process = subprocess.Popen(
-            command(*HELD, "--json", "--out", str(out)),
+            command(*HELD, *faulty(tmp), "--json", "--out", str(out)),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -155,7 +164,7 @@ def orphan(fault: str) -> Callable[[Path], str]:
     def go(tmp: Path) -> str:
         data = tmp / "data"
         process = subprocess.Popen(
-            command(*HELD),
+            command(*HELD, *faulty(tmp)),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=environment(data, GPU_TUI_BENCH_FAULT=f"{fault}:reduction"),
@@ -184,7 +193,7 @@ case("session end", "bench SIGKILLed, worker in a C call (GIL held)", "worker de
 def tui_run(tmp: Path, end: Callable[[Terminal], int]) -> str:
     data = tmp / "data"
     terminal = Terminal(
-        ["--pane", "bench"], environment(data, GPU_TUI_BENCH_FAULT="hang:bandwidth")
+        ["--pane", "bench", *faulty(tmp)], environment(data, GPU_TUI_BENCH_FAULT="hang:bandwidth")
     )
     try:
         wait_for(lambda: terminal.shows("Ready"), 30, "the Bench pane")
@@ -228,7 +237,7 @@ case("session end", "TUI Bench run, terminal closed", "rc 129, run kept, no work
 def _tui_sigkill(tmp: Path) -> str:
     data = tmp / "data"
     terminal = Terminal(
-        ["--pane", "bench"], environment(data, GPU_TUI_BENCH_FAULT="spin:bandwidth")
+        ["--pane", "bench", *faulty(tmp)], environment(data, GPU_TUI_BENCH_FAULT="spin:bandwidth")
     )
     try:
         wait_for(lambda: terminal.shows("Ready"), 30, "the Bench pane")
@@ -556,7 +565,7 @@ def _no_python(tmp: Path) -> str:
 @case("run driver", "the worker crashes mid-run", "rc 1, earlier results kept")
 def _crash(tmp: Path) -> str:
     env = environment(tmp / "d", GPU_TUI_BENCH_FAULT="crash:reduction")
-    done = run([*HELD, "--json"], env)
+    done = run([*HELD, *faulty(tmp), "--json"], env)
     document = json.loads(done.stdout)
     assert done.returncode == 1, done.stderr[-200:]
     assert kept(document) >= 1, done.stderr[-200:]

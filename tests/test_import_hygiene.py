@@ -41,19 +41,6 @@ def test_importing_the_whole_core_loads_no_ui_and_no_torch() -> None:
     assert "gpu_tui.core.devices.cpu" in modules  # the walk really imported the core
 
 
-def test_the_test_doubles_load_no_ui_and_no_torch() -> None:
-    """gpu_tui.testing serves headless tests and scripts too: the core's rule holds for it."""
-    code = (
-        "import importlib, pkgutil, gpu_tui.testing as testing\n"
-        "for info in pkgutil.walk_packages(testing.__path__, 'gpu_tui.testing.'):\n"
-        "    importlib.import_module(info.name)\n"
-    )
-    modules = loaded_modules(code)
-    leaked = {m for m in modules if is_forbidden(m)}
-    assert not leaked, f"gpu_tui.testing imported {sorted(leaked)}"
-    assert "gpu_tui.testing.fake_nvml" in modules  # the walk really imported it
-
-
 def test_the_tui_app_does_not_import_torch() -> None:
     code = (
         "from gpu_tui.ui.app import make_app, AppConfig\n"

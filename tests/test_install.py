@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.testing.processes import Terminal
+from tests.helpers.running_app import Terminal
 from tests.polling import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent

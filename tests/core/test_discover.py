@@ -6,7 +6,7 @@ from types import ModuleType
 from typing import cast
 
 from gpu_tui.core.devices import CHECKING, discover, discover_host, with_accelerators
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 
 
 def test_host_first_then_accelerators_from_recorded_h200() -> None:

@@ -16,7 +16,7 @@ from gpu_tui.core.devices.doctor import (
     nvml_error_code,
 )
 from gpu_tui.core.devices.nvml_guard import NotAnsweringError
-from gpu_tui.testing.fake_nvml import ERROR_CLASSES, NVMLError, error
+from tests.fakes.fake_nvml import ERROR_CLASSES, NVMLError, error
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from gpu_tui.core.devices.model import NvLink
 from gpu_tui.core.devices.nvidia import NvmlSession, cores_per_sm, discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.devices.nvml_util import throttle_words
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 
 NOT_SUPPORTED = Unknown("not supported on this GPU or driver")
 GIB = 1024**3

@@ -20,7 +20,7 @@ from gpu_tui.core.monitor.host_processes import (
     HostProcesses,
 )
 from gpu_tui.core.monitor.samples import GpuProcess
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 
 GIB = 1024**3

@@ -212,7 +212,7 @@ def test_geforce_ada_runs_fp32_accumulate_at_half_rate() -> None:
 
 
 def test_geforce_4090_uses_boost_clock_not_nvml_max() -> None:
-    # Recorded RTX 4090: NVML max SM clock 3105 MHz, boost 2520 MHz (gpu_tui/testing/nvml_readings).
+    # Recorded RTX 4090: NVML max SM clock 3105 MHz, boost 2520 MHz (tests/fakes/nvml_readings).
     peaks = peaks_for("NVIDIA GeForce RTX 4090", "8.9", 128, 3105, 10501, 384)
     assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)

@@ -14,8 +14,8 @@ from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.topology import read_topology
 from gpu_tui.core.monitor.host_processes import HostProcesses
-from gpu_tui.testing import simulated_driver
-from gpu_tui.testing.simulated_driver import BRANCHES, SimulatedLibrary
+from tests.fakes import simulated_driver
+from tests.fakes.simulated_driver import BRANCHES, SimulatedLibrary
 
 
 def two_gpus(p2p: list[list[int]]) -> SimulatedLibrary:

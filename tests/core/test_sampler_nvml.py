@@ -13,7 +13,7 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.sampler import Sampler
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 from tests.polling import wait_for
 
 HGX_POWER_WATTS = [100.89, 82.81, 85.98, 85.48, 84.94, 85.27, 86.05, 75.0]

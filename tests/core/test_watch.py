@@ -18,7 +18,7 @@ from gpu_tui.commands import watch
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.monitor.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 ROOT = Path(__file__).resolve().parents[2]

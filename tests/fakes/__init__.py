@@ -1,1 +1,3 @@
-"""Fakes for the tests alone; the NVML double, shared with scripts/, is gpu_tui.testing."""
+"""Test doubles: a simulated NVML driver under the real binding, a stand-in ``pynvml`` with
+faults, recorded GPU readings (``nvml_readings/``), a scripted bench worker, the real worker with
+faults injected, host processes."""

@@ -31,7 +31,7 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.copies import BANDWIDTH_BYTES, LATENCY_BYTES
 from gpu_tui.core.comm.plan import Launch, build_comm_plan
 from gpu_tui.core.comm.runner import CommRunner
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 
 FIXTURE = (
     Path(__file__).resolve().parent.parent / "fixtures" / "bench" / "comm-copies-hgx-h100-8gpu.json"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the replay process itself needs only the standard library
     import pytest
 
 SCRIPT_VARIABLE = "GPU_TUI_SCRIPTED_WORKER"
-# gpu_tui/testing/nvml_readings/h200.json's UUID, bare as torch reports it
+# tests/fakes/nvml_readings/h200.json's UUID, bare as torch reports it
 H200_UUID = "cb3dfa52-e2f3-9ca4-a399-7d16041c3732"
 WAIT_LIMIT_SECONDS = 30.0
 

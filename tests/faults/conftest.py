@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from gpu_tui.testing.processes import gone
+from tests.helpers.running_app import gone
 from tests.polling import wait_for
 
 

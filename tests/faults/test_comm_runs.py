@@ -22,8 +22,9 @@ import pytest
 
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.bandwidth import OPERATIONS
-from gpu_tui.testing.processes import command, environment, gone
 from tests import needs
+from tests.fakes import faulty_worker
+from tests.helpers.running_app import command, environment, gone
 from tests.polling import wait_for
 
 needs.module("torch.distributed")
@@ -39,8 +40,11 @@ def comm(
     extra: dict[str, str] | None = None,
 ) -> Any:
     extra = {**({"GPU_TUI_BENCH_FAULT": fault} if fault else {}), **(extra or {})}
+    # each rank, started by torchrun, goes through the wrapper too
+    faulty = ("--bench-python", faulty_worker.python(data_dir.parent)) if fault else ()
+    args = args if "--device" in args else ("--device", "cpu", *args)
     return subprocess.run(
-        command("bench", *TINY, *(args if "--device" in args else ("--device", "cpu", *args))),
+        command("bench", *TINY, *faulty, *args),
         env=environment(data_dir, **extra),
         capture_output=True,
         text=True,
@@ -117,7 +121,7 @@ def test_sizes_past_the_tightest_ranks_memory_are_skipped_on_every_rank(
         "all_reduce",
         "all_gather",
         "--json",
-        extra={"GPU_TUI_COMM_FREE_BYTES": str(4 * 1024)},
+        fault=f"comm-free:{4 * 1024}",
     )
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)

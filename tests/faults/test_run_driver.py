@@ -20,10 +20,10 @@ from gpu_tui.core.bench import runner as runner_module
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.testing.processes import saved_runs
 from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.bench.run_progress import RunProgress
 from tests.fakes.scripted_worker import environment, install
+from tests.helpers.running_app import saved_runs
 from tests.polling import WORKER_RUN, until
 from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
 from tests.ui.test_kitchen_measure import kitchen_app, panel_text, quick

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from gpu_tui.testing.prometheus_server import (
+from tests import needs
+from tests.helpers.prometheus_server import (
     find_prometheus,
     free_port,
     instant_query,
@@ -24,7 +25,6 @@ from gpu_tui.testing.prometheus_server import (
     stop,
     wait_until,
 )
-from tests import needs
 
 # What the fleet tests use from here, the server's helpers included.
 __all__ = [

@@ -8,7 +8,7 @@ gpu-tui must land within 1 % of it, at the clock NVIDIA rates the SKU at; where 
 clock is higher, the test also checks that a peak computed there would have missed by more.
 
 Recorded readings: ``thamada/gls`` and ``thamada/nvidia-smi`` on GitHub (nvidia-smi -q and
-deviceQuery dumps, file named per case), and the NVML fixtures in ``gpu_tui/testing/nvml_readings``.
+deviceQuery dumps, file named per case), and the NVML fixtures in ``tests/fakes/nvml_readings``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from gpu_tui.core.devices.model import Peaks
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.rated_clocks import RATED_SKUS
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 
 WITHIN = 0.01
 
@@ -69,7 +69,7 @@ A100_PCIE_80GB = Reading(
     108,
     1410,
     None,
-    "gpu_tui/testing/nvml_readings/a100_80gb_pcie_mig.json"
+    "tests/fakes/nvml_readings/a100_80gb_pcie_mig.json"
     " (name recorded; clock from the product brief)",
     fixture="a100_80gb_pcie_mig",
 )

@@ -13,8 +13,8 @@ from gpu_tui.core.devices.cpu import CpuSources, build_cpu_info
 from gpu_tui.core.devices.model import BackendStatus, Inventory, MemoryInfo
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.simulated import simulated_accelerator
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
+from tests.fakes.fake_nvml import FakeNvml
 
 CPU_FIXTURE = Path(__file__).parent.parent / "fixtures" / "cpu" / "this-vm-zen4"
 

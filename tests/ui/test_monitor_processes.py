@@ -10,12 +10,12 @@ from collections.abc import Callable
 import psutil
 import pytest
 
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 from tests.polling import until
 

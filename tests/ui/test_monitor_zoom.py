@@ -10,12 +10,12 @@ from textual.pilot import Pilot
 
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.monitor.samples import CpuSample, MemorySample, Sample
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.samples import gpu_sample
 from tests.polling import until
 

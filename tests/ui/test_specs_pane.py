@@ -8,10 +8,10 @@ import pytest
 from textual.widgets import DataTable, OptionList, Static
 
 from gpu_tui.core.devices.spec_sheet import wrap_value
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from tests.fakes.fake_nvml import FakeNvml
 
 
 def table_rows(app: GpuTuiApp) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from gpu_tui.core.devices.model import Accelerator, NvLink
 from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
 
-# Modelled on a real H100 SXM (recorded in gpu_tui/testing/nvml_readings/hgx_h100_8gpu.json):
+# Modelled on a real H100 SXM (recorded in tests/fakes/nvml_readings/hgx_h100_8gpu.json):
 # 132 SMs × 128 cores, 1980 MHz SM, 2619 MHz HBM3 on 5120 bits, 700 W.
 MODEL_NAME = "NVIDIA H100 80GB HBM3"
 SM_COUNT = 132

@@ -1,6 +1,6 @@
 """Warm-up waits for the SM clock to stop rising, read from a fake NVML clock.
 
-The readings follow the recorded H200 (gpu_tui/testing/nvml_readings/h200.json): 345 MHz idle,
+The readings follow the recorded H200 (tests/fakes/nvml_readings/h200.json): 345 MHz idle,
 1980 MHz under load.
 Real NVML readings through torch.cuda.clock_rate are unverified here (no GPU on this machine).
 """

@@ -15,6 +15,7 @@ from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.suites import NAMES, build_plan
 from gpu_tui.core.errors import UsageError
+from tests.fakes import faulty_worker
 
 TINY = {
     "gemm": {"cpu": {"dtypes": {"fp32": [32, 64], "bf16": [32]}}},
@@ -30,7 +31,6 @@ TINY = {
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
 
 
@@ -75,9 +75,11 @@ def test_the_whole_cpu_suite_runs_end_to_end_at_tiny_sizes() -> None:
     assert len(saved(runner)["results"]) == len(results)  # type: ignore[arg-type]
 
 
-def test_a_worker_crash_keeps_the_results_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "crash:reduction")
-    runner = tiny_runner(["launch", "reduction"])
+def test_a_worker_crash_keeps_the_results_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = faulty_worker.install(tmp_path, "crash:reduction", monkeypatch)
+    runner = tiny_runner(["launch", "reduction"], python=python)
     got = collect(runner)
     errors = [e for e in got if isinstance(e, m.BenchError)]
     assert [e.kind for e in errors] == ["crash"]
@@ -94,10 +96,10 @@ def test_a_worker_crash_keeps_the_results_before_it(monkeypatch: pytest.MonkeyPa
 
 
 def test_out_of_memory_and_garbage_fail_one_benchmark_not_the_run(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "oom:launch,garbage:reduction")
-    got = collect(tiny_runner(["launch", "reduction"]))
+    python = faulty_worker.install(tmp_path, "oom:launch,garbage:reduction", monkeypatch)
+    got = collect(tiny_runner(["launch", "reduction"], python=python))
     errors = [e for e in got if isinstance(e, m.BenchError)]
     assert [(e.kind, e.benchmark, e.fatal) for e in errors] == [
         ("oom", "launch", False),
@@ -110,9 +112,11 @@ def test_out_of_memory_and_garbage_fail_one_benchmark_not_the_run(
     assert {r.benchmark for r in finished.document.results} == {"reduction"}
 
 
-def test_a_hung_worker_is_killed_after_its_stall_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "hang:reduction")
-    runner = tiny_runner(["launch", "reduction"], stall_seconds=1.0)
+def test_a_hung_worker_is_killed_after_its_stall_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = faulty_worker.install(tmp_path, "hang:reduction", monkeypatch)
+    runner = tiny_runner(["launch", "reduction"], stall_seconds=1.0, python=python)
     got = collect(runner)
     errors = [e for e in got if isinstance(e, m.BenchError)]
     assert [(e.kind, e.benchmark) for e in errors] == [("hang", "reduction")]
@@ -121,10 +125,10 @@ def test_a_hung_worker_is_killed_after_its_stall_limit(monkeypatch: pytest.Monke
 
 
 def test_cancel_stops_a_stuck_worker_within_a_second_and_keeps_results(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "hang:reduction")
-    runner = tiny_runner(["launch", "reduction"])
+    python = faulty_worker.install(tmp_path, "hang:reduction", monkeypatch)
+    runner = tiny_runner(["launch", "reduction"], python=python)
     runner.start()
     cancelled_at = None
     for message in runner.messages():

@@ -16,8 +16,8 @@ from gpu_tui.core.comm import copies, links
 from gpu_tui.core.comm.plan import Launch, build_comm_plan, point_count
 from gpu_tui.core.devices.topology import read_topology
 from gpu_tui.core.errors import UsageError
-from gpu_tui.testing.fake_nvml import FakeNvml
 from tests.fakes.copies_run import FIXTURE, hgx_nvml, modelled_document
+from tests.fakes.fake_nvml import FakeNvml
 
 GPUS = [f"cuda:{i}" for i in range(8)]
 

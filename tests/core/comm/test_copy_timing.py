@@ -18,8 +18,8 @@ from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker import copy_matrix as cm
 from gpu_tui.core.bench.worker.comm_copies import DEVICES_VARIABLE, StdinStop
 from gpu_tui.core.comm import copies
-from gpu_tui.testing.processes import command, environment
 from tests import needs
+from tests.helpers.running_app import command, environment
 
 torch = needs.module("torch")
 

@@ -9,7 +9,7 @@ from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.inventory_json import inventory_json
 from gpu_tui.core.devices.spec_sheet import spec_sheet
 from gpu_tui.core.devices.topology import cpu_list, read_topology
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 
 RECORDED = [  # nvidia-smi topo -m of the node the topology fixture names (GPU rows)
     "GPU0\tX\tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\t0-47,96-143\t0",

@@ -18,14 +18,12 @@ from typing import Any
 
 from . import collectives
 from .comm_timing import Lineup, Stopped, measure
-from .main import FAULT_VARIABLE, is_out_of_memory
+from .main import is_out_of_memory
 from .parent import watch_parent
 from .protocol import PROTOCOL_VERSION, Channel
 from .sysinfo import environment
 
 PLAN_VARIABLE = "GPU_TUI_COMM_PLAN"
-FREE_BYTES_VARIABLE = "GPU_TUI_COMM_FREE_BYTES"
-"""Tests only: the free memory each rank reports, to exercise the cap on message sizes."""
 MEMORY_SHARE = 0.8
 """The share of the tightest rank's free memory a point may use; larger sizes are skipped."""
 PEER_WORDS = ("connection", "timed out", "timeout", "closed", "reset by peer", "broken pipe")
@@ -40,37 +38,20 @@ def _points(comm: dict[str, Any]) -> list[tuple[str, str, int]]:
     ]
 
 
-def _fault(rank: int, index: int) -> None:
-    """Tests only: ``GPU_TUI_BENCH_FAULT=comm-KIND:RANK@POINT`` (KIND crash, hang or oom)."""
-    spec = os.environ.get(FAULT_VARIABLE, "")
-    if not spec.startswith("comm-"):
-        return
-    kind, _, where = spec[5:].partition(":")
-    target, _, point = where.partition("@")
-    if int(target) != rank or int(point or 0) != index:
-        return
-    if kind == "crash":
-        os.kill(os.getpid(), signal.SIGKILL)
-    if kind == "hang":
-        while True:
-            time.sleep(1)
-    if kind == "oom":
-        raise MemoryError("simulated by a test: cannot allocate 80 GiB")
-
-
 def _free_bytes(torch: Any, dist: Any, device: str) -> int:
     """Free memory on the tightest rank: every rank skips the same sizes, or a collective would
     wait for a rank that skipped it."""
-    if FREE_BYTES_VARIABLE in os.environ:
-        free = int(os.environ[FREE_BYTES_VARIABLE])
-    elif device.startswith("cuda"):
-        free = int(torch.cuda.mem_get_info()[0])
-    else:  # the ranks on this node share its memory
-        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        free = available // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
-    tightest = torch.tensor([free], dtype=torch.int64, device=device)
+    tightest = torch.tensor([_local_free_bytes(torch, device)], dtype=torch.int64, device=device)
     dist.all_reduce(tightest, op=dist.ReduceOp.MIN)
     return int(tightest.item())
+
+
+def _local_free_bytes(torch: Any, device: str) -> int:
+    if device.startswith("cuda"):
+        return int(torch.cuda.mem_get_info()[0])
+    # the ranks on this node share its memory
+    available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return available // max(1, int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
 
 
 def _binary(count: int) -> str:
@@ -121,7 +102,6 @@ def run(channel: Channel, comm: dict[str, Any], budget: float) -> int:
     line = Lineup(torch, dist, device, channel.stop.is_set)
     for index, (operation, dtype, size) in enumerate(points):
         channel.send("rank", rank=rank, point=index, pid=os.getpid())
-        _fault(rank, index)
         label = f"{operation} {dtype} {size} B"
         if speaker:
             channel.send(

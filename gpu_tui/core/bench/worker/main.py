@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import sys
-import time
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -34,9 +33,6 @@ TORCH_MISSING = (
     "PyTorch is not installed for {python}: pip install 'gpu-tui[torch]' "
     "or pass --bench-python PATH to a Python that has it"
 )
-# Tests only: "KIND:BENCHMARK,...", KIND one of crash, oom, hang (sleeps, never looks at the stop
-# flag), spin (a Python loop that never looks at it) or gil (a C call that holds the GIL).
-FAULT_VARIABLE = "GPU_TUI_BENCH_FAULT"
 
 
 def resolve_devices(torch: Any, requested: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -78,28 +74,6 @@ def _release(torch: Any) -> None:
     gc.collect()
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
-
-
-def _inject_fault(torch: Any, benchmark: str) -> None:
-    faults = dict(f.partition(":")[::-2] for f in os.environ.get(FAULT_VARIABLE, "").split(","))
-    kind = faults.get(benchmark)
-    if kind == "crash":
-        os.kill(os.getpid(), signal.SIGKILL)
-    if kind == "oom":
-        raise getattr(torch, "OutOfMemoryError", MemoryError)(
-            "CUDA out of memory. Tried to allocate 80.00 GiB (simulated by a test)"
-        )
-    if kind == "hang":
-        while True:  # a stuck driver call: it never looks at the stop flag
-            time.sleep(1)
-    if kind == "spin":
-        while True:  # a long computation in Python that never looks at the stop flag
-            pass
-    if kind == "gil":
-        sum(range(10**13))  # hours inside one C call that never lets other threads run
-    if kind == "garbage":
-        sys.stdout.write("this is not JSON\n")
-        sys.stdout.flush()
 
 
 def run(channel: Channel, plan: dict[str, Any]) -> int:
@@ -154,7 +128,6 @@ def run(channel: Channel, plan: dict[str, Any]) -> int:
         channel.send("progress", index=index, total=len(tasks), benchmark=name, device=device)
         try:
             channel.check()
-            _inject_fault(torch, name)
             BENCHMARKS[name](ctx, device, spec["cpu" if device == "cpu" else "gpu"])
         except Cancelled:
             channel.send("done", cancelled=True)

@@ -1,7 +1,7 @@
 """A stand-in for nvidia-ml-py's ``pynvml`` module, driven by recorded GPU readings, with faults.
 
 Function names, constants, error classes and error codes follow nvidia-ml-py 13.x. Readings come
-from ``gpu_tui/testing/nvml_readings/*.json`` (each file says where its numbers were recorded). A
+from ``tests/fakes/nvml_readings/*.json`` (each file says where its numbers were recorded). A
 ``null`` or missing reading makes the matching call raise ``NVMLError_NotSupported``, as a real
 driver does for a field the GPU lacks. The tests use it, and so do ``scripts/bench_sampler.py`` and
 ``scripts/fault_matrix.py``.
@@ -657,10 +657,10 @@ IMPORT_ERRORS: dict[str, BaseException] = {
 }
 
 _SHIM = """\
-\"\"\"Test double standing in for nvidia-ml-py's pynvml (from gpu_tui.testing.fake_nvml).\"\"\"
+\"\"\"Test double standing in for nvidia-ml-py's pynvml (from tests.fakes.fake_nvml).\"\"\"
 import sys
 
-from gpu_tui.testing.fake_nvml import pynvml_from_environment
+from tests.fakes.fake_nvml import pynvml_from_environment
 
 sys.modules[__name__] = pynvml_from_environment()
 """
