@@ -73,13 +73,6 @@ def drop(path: list[str | int]) -> Callable[[dict[str, Any]], None]:
     return change
 
 
-def nested(levels: int) -> object:
-    value: object = 0
-    for _ in range(levels):
-        value = [value]
-    return value
-
-
 R3 = ["results", 3]
 Content = str | bytes
 
@@ -88,38 +81,33 @@ CASES: list[tuple[str, Content, str]] = [
     ("blank", "  \n\t ", "is empty"),
     ("binary", bytes(range(256)) * 4, "is not UTF-8 text (byte 0x80 at offset 128)"),
     ("latin-1", '{"suite": "caf\xe9"}'.encode("latin-1"), "is not UTF-8 text (byte 0xe9"),
-    ("not-json", "{not json", "is not valid JSON: Expecting property name"),
+    ("not-json", "{not json", "is not valid JSON: object keys must be strings at line 1, column 2"),
     ("truncated", REAL_RUN.read_text()[:5000], "is not valid JSON"),
-    ("deep-100k", "[" * 100_000 + "]" * 100_000, "is nested deeper than 32 levels"),
-    (
-        "deep-40",
-        changed(set_at(["plan"], {"x": nested(40)})),
-        "plan.x" + "[0]" * 30 + " is nested deeper than 32 levels",
-    ),
+    ("deep-100k", "[" * 100_000 + "]" * 100_000, "is nested too deeply to be a run file"),
     (
         "nan",
         changed(set_at([*R3, "median_seconds"], float("nan"))),
-        "results[3].median_seconds must be a finite number, got NaN",
+        "NaN at line 191, column 22: a run file holds finite numbers only",
     ),
     (
         "infinity",
         changed(set_at([*R3, "value"], float("inf"))),
-        "results[3].value must be a finite number, got Infinity",
+        "Infinity at line 195, column 13: a run file holds finite numbers only",
     ),
     (
         "minus-infinity-in-free-form",
         changed(set_at(["environment", "precision_flags", "x"], float("-inf"))),
-        "environment.precision_flags.x must be a finite number, got -Infinity",
+        "-Infinity at line 28, column 10: a run file holds finite numbers only",
     ),
     (
         "1e400",
         changed(set_at([*R3, "median_seconds"], 1234.5)).replace("1234.5", "1e400"),
-        "results[3].median_seconds must be a finite number, got a number beyond the range",
+        "holds a number out of range: no run file field is that large",
     ),
     (
         "30-digit-int",
         changed(set_at([*R3, "repeats"], 10**30)),
-        f"results[3].repeats must be a number of at most 20 digits, got 1{'0' * 23}…",
+        "results[3].repeats: expected a whole number <= 1e+18",
     ),
     ("top-level-list", "[1, 2]", "is not a gpu-tui bench results file: the top level is a list"),
     ("no-version", changed(drop(["schema_version"])), "it has no schema_version"),
@@ -137,48 +125,48 @@ CASES: list[tuple[str, Content, str]] = [
     (
         "results-an-object",
         changed(set_at(["results"], {"a": 1})),
-        "results must be a list, got an object",
+        "results: expected a list, got an object",
     ),
-    ("result-is-text", changed(set_at(R3, "gemm")), "results[3] must be an object, got 'gemm'"),
+    ("result-is-text", changed(set_at(R3, "gemm")), "results[3]: expected an object, got text"),
     (
         "median-text",
         changed(set_at([*R3, "median_seconds"], "fast")),
-        "results[3].median_seconds must be a finite number > 0, got 'fast'",
+        "results[3].median_seconds: expected a number, got text",
     ),
     (
         "median-bool",
         changed(set_at([*R3, "median_seconds"], True)),
-        "results[3].median_seconds must be a finite number > 0, got true",
+        "results[3].median_seconds: expected a number, got true or false",
     ),
     (
         "median-negative",
         changed(set_at([*R3, "median_seconds"], -1)),
-        "results[3].median_seconds must be a finite number > 0, got -1",
+        "results[3].median_seconds: expected a number > 0",
     ),
     (
         "median-zero",
         changed(set_at([*R3, "median_seconds"], 0)),
-        "results[3].median_seconds must be a finite number > 0, got 0",
+        "results[3].median_seconds: expected a number > 0",
     ),
     (
         "median-eleven-years",
         changed(set_at([*R3, "median_seconds"], 3.5e8)),
-        "results[3].median_seconds must be at most 1e+06, got 350000000.0",
+        "results[3].median_seconds: expected a number <= 1e+06",
     ),
     (
         "value-tiny",
         changed(set_at([*R3, "value"], 1e-300)),
-        "results[3].value must be 0 or at least 1e-12, got 1e-300",
+        "results[3].value must be 0 or at least 1e-12",
     ),
     (
         "repeats-fraction",
         changed(set_at([*R3, "repeats"], 2.5)),
-        "results[3].repeats must be a whole number >= 1, got 2.5",
+        "results[3].repeats: expected a whole number, got a number",
     ),
     (
         "size-text",
         changed(set_at([*R3, "params", "n"], "big")),
-        "results[3].params.n must be a whole number >= 0, got 'big'",
+        "results[3].params.n: expected a whole number or null, got text",
     ),
     ("gemm-without-n", changed(drop([*R3, "params", "n"])), "results[3].params.n is missing"),
     ("no-median", changed(drop([*R3, "median_seconds"])), "results[3].median_seconds is missing"),
@@ -186,17 +174,17 @@ CASES: list[tuple[str, Content, str]] = [
     (
         "bad-time",
         changed(set_at(["started_at"], "yesterday")),
-        "started_at must be a time like 2026-12-03T17:46:00+0000, got 'yesterday'",
+        "started_at: expected a time like 2026-12-03T17:46:00Z",
     ),
     (
         "warnings-text",
         changed(set_at([*R3, "warnings"], "noisy")),
-        "results[3].warnings must be a list, got 'noisy'",
+        "results[3].warnings: expected a list, got text",
     ),
     (
         "threads-a-list",
         changed(set_at(["environment", "cpu_threads"], [2])),
-        "environment.cpu_threads must be a whole number >= 1, got a list",
+        "environment.cpu_threads: expected a whole number or null, got a list",
     ),
     (
         "error-without-message",
@@ -209,44 +197,29 @@ CASES: list[tuple[str, Content, str]] = [
         "results[3].telemetry.sm_clock_mhz.min is missing",
     ),
     (
-        "duplicate-key",
-        REAL_RUN.read_text().replace('"suite":', '"results": [], "suite":', 1),
-        "the top level has the key 'results' twice",
-    ),
-    (
         "escape-in-a-name",
         changed(set_at([*R3, "benchmark"], "\x1b[2J\x1b[31mgemm")),
-        r"results[3].benchmark must be one line of printable text, got '\x1b[2J\x1b[31mgemm'",
+        "results[3].benchmark: expected one line of printable text",
     ),
     (
         "newline-in-a-name",
         changed(set_at([*R3, "device"], "cpu\nfake line")),
-        r"results[3].device must be one line of printable text, got 'cpu\nfake line'",
+        "results[3].device: expected one line of printable text",
     ),
     (
         "right-to-left-override",
         changed(set_at([*R3, "variant"], "mm\u202enosrep")),
-        r"results[3].variant must be one line of printable text, got 'mm\u202enosrep'",
-    ),
-    (
-        "escape-in-a-key",
-        changed(set_at(["environment", "\x1b]0;pwned\x07"], 1)),
-        r"a key in environment must be one line of printable text, got '\x1b]0;pwned\x07'",
+        "results[3].variant: expected one line of printable text",
     ),
     (
         "enormous-name",
         changed(set_at([*R3, "benchmark"], "g" * 5000)),
-        "results[3].benchmark is 5,000 characters long; at most 200",
+        "results[3].benchmark: expected text of at most 200 characters",
     ),
     (
         "enormous-text",
         changed(set_at([*R3, "warnings"], ["w" * 200_000])),
-        "results[3].warnings[0] is 200,000 characters long; at most 10,000",
-    ),
-    (
-        "a-million-values",
-        changed(set_at(["plan"], {"x": [0] * 1_000_001})),
-        "holds more than 1,000,000 values",
+        "results[3].warnings[0]: expected text of at most 10,000 characters",
     ),
 ]
 IDS = [case[0] for case in CASES]
@@ -264,7 +237,6 @@ def write(folder: Path, name: str, content: Content) -> Path:
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
 
 
@@ -422,6 +394,15 @@ def test_control_characters_in_free_text_are_replaced_and_the_run_still_loads(
     assert error["message"] == message.replace("\x1b", "\ufffd")  # tab and newline stay
 
 
+def test_control_characters_in_a_free_form_key_are_replaced_and_the_run_still_loads(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "run.json", changed(set_at(["environment", "\x1b]0;pwned\x07"], 1)))
+    environment = store.load(path).environment or {}
+    assert environment["\ufffd]0;pwned\ufffd"] == 1
+    assert not any("\x1b" in key for key in environment)
+
+
 def test_a_checked_document_is_a_copy(tmp_path: Path) -> None:
     data = real_run()
     data["results"][0]["warnings"] = ["\x07bell"]
@@ -464,8 +445,8 @@ async def test_an_unreadable_newest_run_is_named_with_its_reason_and_the_last_go
         assert pane.query_one(ResultsTable).row_count == 23
         text = notice(pane)
         assert (
-            f"Unreadable, skipped: {folder / NEWER}: results[3].median_seconds must be a finite "
-            "number > 0, got -1"
+            f"Unreadable, skipped: {folder / NEWER}: results[3].median_seconds: expected a "
+            "number > 0"
         ) in text
         assert "bench-20991231T235958Z-quick.json: is not valid JSON" in text
         assert pane.query_one("#bench-notice").has_class("-error")
@@ -545,8 +526,7 @@ async def test_an_unreadable_file_is_named_as_written_with_its_reason(data_dir: 
             timeout=10,
         )
         text = notice(pane)
-        assert f"{unreadable}: results[3].benchmark must be one line" in text
-        assert r"got '\x1b[2J[bold]gemm'" in text
+        assert f"{unreadable}: results[3].benchmark: expected one line" in text
         assert "\x1b" not in text
 
 
@@ -565,7 +545,7 @@ async def test_compare_offers_only_runs_that_load_and_names_the_others(data_dir:
         dialog = app.screen
         assert isinstance(dialog, PathDialog)
         assert dialog.choices == [folder / earlier]
-        assert f"{folder / broken}: results must be a list, got 'oops'" in notice(pane)
+        assert f"{folder / broken}: results: expected a list, got text" in notice(pane)
         await pilot.press("escape")
 
 

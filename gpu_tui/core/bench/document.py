@@ -65,7 +65,7 @@ class RunDocument:
             budget_seconds=float(checked["budget_seconds"]),
             started_at=checked["started_at"],
             environment=checked.get("environment"),
-            results=[BenchResult._from_checked(r) for r in checked["results"]],
+            results=[BenchResult.from_checked(r) for r in checked["results"]],
             skipped=checked.get("skipped", []),
             errors=checked.get("errors", []),
             interrupted=checked.get("interrupted", False),

@@ -12,7 +12,6 @@ from typing import Any
 
 from gpu_tui.core.bench.formulas import figure
 from gpu_tui.core.bench.peak import PeakTable
-from gpu_tui.core.bench.schema import check_result
 
 CSV_COLUMNS = (
     "benchmark",
@@ -92,12 +91,7 @@ class BenchResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: object) -> BenchResult:
-        """A result read from a file; SchemaError (a ValueError) names the first problem."""
-        return cls._from_checked(check_result(data))
-
-    @classmethod
-    def _from_checked(cls, data: dict[str, Any]) -> BenchResult:
+    def from_checked(cls, data: dict[str, Any]) -> BenchResult:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         # a file may spell a float as an integer (1 for 1.0): the fields are floats all the same
         for key in _FLOAT_FIELDS:

@@ -111,7 +111,7 @@ def test_data_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{not json", "is not valid JSON: Expecting property name enclosed in double quotes"),
+        ("{not json", "is not valid JSON: object keys must be strings at line 1, column 2"),
         ('{"schema_version": 1}', "suite is missing"),
         ("[1, 2]", "is not a gpu-tui bench results file: the top level is a list"),
         (
