@@ -33,20 +33,20 @@ from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE
 from gpu_tui.core.monitor.sampler import Sampler
-from gpu_tui.testing.fake_nvml import (
-    HANG_VARIABLE,
-    IMPORT_ERRORS,
-    IMPORT_VARIABLE,
-    FakeNvml,
-    install_as_pynvml,
-)
-from gpu_tui.testing.processes import Terminal
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
 from gpu_tui.ui.specs_pane import SpecsPane
 from tests.fakes import scripted_worker
+from tests.fakes.fake_nvml import (
+    HANG_VARIABLE,
+    IMPORT_ERRORS,
+    IMPORT_VARIABLE,
+    FakeNvml,
+    install_as_pynvml,
+)
+from tests.helpers.running_app import Terminal
 from tests.polling import until, wait_for
 
 T = TypeVar("T")

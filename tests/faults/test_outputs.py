@@ -26,8 +26,8 @@ from textual.widgets import Input
 
 from gpu_tui.core.bench.outputs import NEW_FILE_MODE, Destination
 from gpu_tui.core.errors import UsageError
-from gpu_tui.testing.processes import command, environment, saved_runs
 from gpu_tui.ui.bench.run_progress import RunProgress
+from tests.helpers.running_app import command, environment, saved_runs
 from tests.polling import WORKER_RUN, until
 from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
 
@@ -274,7 +274,6 @@ async def test_the_pane_runs_on_without_a_store_and_exports_with_x(
     data = tmp_path / "data"
     data.write_text("a file where the store should be")
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(data))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])

@@ -3,7 +3,7 @@ was measured (``--out``, the results store, ``--json`` marked interrupted) with 
 no benchmark worker outlives gpu-tui, not even when gpu-tui is killed with SIGKILL.
 
 Real processes throughout: gpu-tui as a subprocess (the TUI on a pseudo-terminal of its own), the
-real bench worker, and its fault hooks (``GPU_TUI_BENCH_FAULT``) to hold it mid-run.
+real bench worker, with a fault injected (``tests/fakes/faulty_worker.py``) to hold it mid-run.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.testing.processes import (
+from tests.fakes import faulty_worker
+from tests.helpers.running_app import (
     Terminal,
     command,
     environment,
@@ -36,8 +37,9 @@ STARTUP_SECONDS = 60.0  # importing torch in the worker on a busy 2-core machine
 
 def start_bench(tmp_path: Path, fault: str, *extra: str) -> tuple[subprocess.Popen[str], Path]:
     data = tmp_path / "data"
+    faulty = ("--bench-python", faulty_worker.python(tmp_path)) if fault else ()
     process = subprocess.Popen(
-        command(*HELD_RUN, *extra),
+        command(*HELD_RUN, *faulty, *extra),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -142,10 +144,16 @@ def test_watch_ends_on_a_signal_with_its_lines_whole(tmp_path: Path, signum: int
 # --- the TUI, on a terminal of its own ----------------------------------------------------------
 
 
+ENDING_SECONDS = 30
+"""How long the TUI may take to stop its worker, save the run and exit: seconds on a quiet
+machine, many more on a two-core CI machine running three other tests beside it."""
+
+
 def start_tui_run(tmp_path: Path, fault: str = "hang:bandwidth") -> tuple[Terminal, Path]:
-    """The Bench pane with a quick CPU run going on (held in bandwidth by the fault hook)."""
+    """The Bench pane with a quick CPU run going on (held in bandwidth by an injected fault)."""
     data = tmp_path / "data"
-    terminal = Terminal(["--pane", "bench"], environment(data, GPU_TUI_BENCH_FAULT=fault))
+    faulty = ["--bench-python", faulty_worker.python(tmp_path)]
+    terminal = Terminal(["--pane", "bench", *faulty], environment(data, GPU_TUI_BENCH_FAULT=fault))
     wait_for(lambda: terminal.shows("Ready"), "the Bench pane", timeout=30)
     terminal.press_until("r", lambda: bool(workers_of(terminal.process.pid)), "the run's worker")
     wait_for(lambda: saved_results(data) >= 1, "the first saved result", timeout=STARTUP_SECONDS)
@@ -165,7 +173,7 @@ def test_the_tui_ends_a_run_cleanly_when_its_session_ends(tmp_path: Path, how: s
             signum = getattr(signal, how)
             terminal.signal(signum)
             expected = 128 + signum
-        assert terminal.wait(10) == expected
+        assert terminal.wait(ENDING_SECONDS) == expected
         wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
         [run] = saved_runs(data)
         assert run["interrupted"] is True
@@ -189,7 +197,8 @@ def test_the_tui_killed_with_sigkill_leaves_no_worker(tmp_path: Path) -> None:
 def test_the_kitchen_measurement_stops_with_the_tui(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = environment(data, GPU_TUI_BENCH_FAULT="hang:reduction,hang:crossover")
-    terminal = Terminal(["--pane", "kitchen"], env)
+    faulty = ["--bench-python", faulty_worker.python(tmp_path)]
+    terminal = Terminal(["--pane", "kitchen", *faulty], env)
     try:
         wait_for(lambda: terminal.shows("Kitchen"), "the Kitchen pane", timeout=30)
         terminal.press_until(
@@ -197,7 +206,7 @@ def test_the_kitchen_measurement_stops_with_the_tui(tmp_path: Path) -> None:
         )
         workers = workers_of(terminal.process.pid)
         terminal.signal(signal.SIGTERM)
-        assert terminal.wait(10) == 128 + signal.SIGTERM
+        assert terminal.wait(ENDING_SECONDS) == 128 + signal.SIGTERM
         wait_for(lambda: all(gone(w) for w in workers), "the worker to be gone", timeout=2.0)
     finally:
         terminal.close()

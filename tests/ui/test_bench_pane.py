@@ -19,7 +19,6 @@ from gpu_tui.core.bench import build_plan, estimate_seconds, result_text
 from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import bench_plot, plot_data, results_table
 from gpu_tui.ui.bench.chooser import BenchChooser
@@ -29,6 +28,8 @@ from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.bench_pane import BenchPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from tests.fakes import faulty_worker
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import cuda_device, environment, gemm_result, install
 from tests.polling import WORKER_RUN, until
 from tests.ui.conftest import fixed_inventory
@@ -47,7 +48,6 @@ TINY = {
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
 
 
@@ -99,10 +99,10 @@ async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path)
 
 
 async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
-    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "hang:reduction")  # ignores "stop": must be killed
-    app = bench_app()
+    hung = faulty_worker.install(tmp_path, "hang:reduction", monkeypatch)  # ignores "stop"
+    app = bench_app(bench_python=hung)  # so the worker must be killed
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "reduction"])
         runner = pane.runner
@@ -129,10 +129,9 @@ async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
 
 
 async def test_a_crashing_worker_shows_what_happened_and_what_to_do(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("GPU_TUI_BENCH_FAULT", "crash:reduction")
-    app = bench_app()
+    app = bench_app(bench_python=faulty_worker.install(tmp_path, "crash:reduction", monkeypatch))
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "reduction"])
         await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
