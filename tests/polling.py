@@ -64,8 +64,11 @@ def wait_for(
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Let the app go idle, finish its scheduled animations, and go idle again (what arrived
-    from threads meanwhile is drawn): the frame is then the same on every run."""
+    """Wait for the app's hardware reading (it comes from a thread, later on a loaded machine,
+    and keys pressed before it land on "Reading hardware…"), let the app go idle, finish its
+    scheduled animations, and go idle again: the frame is then the same on every run."""
+    if hasattr(pilot.app, "inventory"):
+        await until(pilot, lambda: pilot.app.inventory is not None, "the hardware reading")
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()

@@ -34,8 +34,9 @@ FIRST_TICK_SECONDS = 0.2
 """The first tick waits this long (or one interval if shorter): CPU percentages are a difference
 of two readings of /proc/stat, which advances in 10 ms steps, so an instant first tick is noise."""
 DEFAULT_GPU_DEADLINE_SECONDS = 0.25
-"""How long a tick waits for a GPU before showing its last reading as stale (at most half the
-interval). Real NVML answers a full reading in milliseconds; only a hung call gets near this."""
+"""How long a tick waits for a GPU before showing its last reading as stale, unless the sampler
+is given its own deadline (and at most half the interval, so a hung GPU never delays the next
+tick). Real NVML answers a full reading in milliseconds; only a hung call gets near this."""
 
 
 INTERVAL_STEPS = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
@@ -83,7 +84,7 @@ class Sampler:
         capacity: int = DEFAULT_CAPACITY,
         on_tick: Callable[[Sample], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
-        gpu_deadline: float = DEFAULT_GPU_DEADLINE_SECONDS,
+        gpu_deadline: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         sleep: Callable[[float], object] | None = None,
@@ -93,7 +94,8 @@ class Sampler:
         self.on_tick = on_tick
         self.on_error = on_error
         self.gpu_deadline = gpu_deadline
-        """How long one tick waits for the GPUs' readings; a late one is shown as missing."""
+        """How long one tick waits for the GPUs' readings (None: the default, capped at half the
+        interval); a late one is shown as stale."""
         self._clock = clock
         self._wall_clock = wall_clock
         self._wakeup = threading.Event()
@@ -108,8 +110,6 @@ class Sampler:
         self.latest: Sample | None = None
         """The newest sample, or None before the first tick."""
         self.ticks = 0
-        self.last_tick_seconds = 0.0
-        """How long the newest tick took to read everything (for the status line and benches)."""
 
     def add_gpu_sources(
         self, gpu_sources: Sequence[GpuSource], inline_sources: Sequence[GpuSource] = ()
@@ -211,7 +211,6 @@ class Sampler:
 
     def tick(self) -> Sample:
         """Read everything once, record it and report it (synchronously, on this thread)."""
-        started = time.perf_counter()
         cpu, memory = self._host.read()
         sample = Sample(
             timestamp=self._wall_clock(), cpu=cpu, memory=memory, gpus=self._read_gpus()
@@ -219,7 +218,6 @@ class Sampler:
         self.history.append(sample, self._interval)
         self.latest = sample
         self.ticks += 1
-        self.last_tick_seconds = time.perf_counter() - started
         callback = self.on_tick
         if callback is not None:
             self._safely(lambda: callback(sample))
@@ -234,7 +232,10 @@ class Sampler:
         inline_results = {
             slot: reader.read_now() for slot, (reader, inline) in enumerate(readers) if inline
         }
-        deadline = time.monotonic() + min(self.gpu_deadline, self._interval / 2)
+        wait = self.gpu_deadline
+        if wait is None:
+            wait = min(DEFAULT_GPU_DEADLINE_SECONDS, self._interval / 2)
+        deadline = time.monotonic() + wait
         results: list[GpuSample] = []
         for slot, (reader, inline) in enumerate(readers):
             if inline:
