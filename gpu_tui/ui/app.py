@@ -49,7 +49,7 @@ def pane_commands() -> type[Provider]:
 
 
 class GpuTuiApp(App[int]):
-    """Tabs for Specs, Monitor, Kitchen, Bench and Guide; number keys switch between them."""
+    """Tabs for Specs, Monitor, Kitchen, Bench, Guide and Fleet; number keys switch between them."""
 
     TITLE = "gpu-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 — Textual API
@@ -151,8 +151,6 @@ class GpuTuiApp(App[int]):
 
     def on_mount(self) -> None:
         self._handle_ending_signals()
-        # The Fleet tab shows once a Prometheus server is given (key 6 explains how without one).
-        self.home.query_one("#tab-fleet").set_class(self.config.prometheus_url is None, "-hidden")
         early = self._host_inventory
         if early is not None and early.done() and early.exception() is None:
             # Read while Textual loaded: the first frame shows the CPU, not "Reading hardware…".

@@ -24,6 +24,7 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, summary
 from gpu_tui.core.fleet.history import WINDOWS_MINUTES, HistorySource, NodeHistory
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
+from gpu_tui.core.fleet.poller import Poller
 from gpu_tui.core.fleet.text import window_text
 from gpu_tui.core.monitor.history_window import window_name
 from gpu_tui.ui.config import AppConfig
@@ -139,9 +140,7 @@ class FleetPane(Pane, can_focus=False):
         self.error = ""
         self._reader: Callable[[], FleetSnapshot] | None = None
         self._timer: Timer | None = None
-        self._in_flight = False
-        self._failures = 0
-        self._next_at = 0.0
+        self._poller = Poller(REFRESH_SECONDS, MAX_BACKOFF_SECONDS)
         self._costs: list[float] = []
         """CPU seconds of the last refreshes (reading and drawing), for ``refresh_seconds``."""
         self.node_name: str | None = None
@@ -154,9 +153,7 @@ class FleetPane(Pane, can_focus=False):
         self._history_asked = 0
         """Numbers each history request; an answer to an older one (another node, another
         window) is dropped when it comes."""
-        self._history_in_flight = False
-        self._history_failures = 0
-        self._history_next_at = 0.0
+        self._history_poller = Poller(REFRESH_SECONDS, MAX_BACKOFF_SECONDS)
         self._grid_stale = False
         self._shown: list[ShownRow] = []
         """What the grid shows: each row's node, cells, and whether it is down or flagged."""
@@ -222,16 +219,11 @@ class FleetPane(Pane, can_focus=False):
 
     def _due(self) -> None:
         # The timer only signals; threads ask Prometheus.
-        now = time.monotonic()
-        if not self._in_flight and now >= self._next_at:
-            self._in_flight = True
+        if self._poller.due():
+            self._poller.start()
             self._fetch()
-        if (
-            self.node_name is not None
-            and self._history_reader is not None
-            and not self._history_in_flight
-            and now >= self._history_next_at
-        ):
+        history_shown = self.node_name is not None and self._history_reader is not None
+        if history_shown and self._history_poller.due():
             self._ask_history()
 
     def _ask_history(self) -> None:
@@ -239,7 +231,7 @@ class FleetPane(Pane, can_focus=False):
         assert self.node_name is not None
         assert self._history_reader is not None
         self._history_asked += 1
-        self._history_in_flight = True
+        self._history_poller.start()
         # Points enough for the widest graph the screen can hold, so no column falls between
         # two points.
         points = self.app.size.width
@@ -277,21 +269,9 @@ class FleetPane(Pane, can_focus=False):
             self.post_message(self.HistoryFailed(asked, str(error)))
 
     def worker_failed(self, worker: Worker[object]) -> None:
-        if worker.group == "fleet-history":
-            self._history_in_flight = False
-            self._history_failures += 1
-            self._history_next_at = time.monotonic() + _backoff(self._history_failures)
-            return
-        self._in_flight = False
-        self._failures += 1
-        self._next_at = time.monotonic() + self._backoff()
-
-    def _backoff(self) -> float:
-        return _backoff(self._failures)
+        (self._history_poller if worker.group == "fleet-history" else self._poller).failed()
 
     def on_fleet_pane_refreshed(self, message: Refreshed) -> None:
-        self._in_flight = False
-        self._failures = 0
         first = self.snapshot is None
         self.snapshot = message.snapshot
         self.error = ""
@@ -306,7 +286,7 @@ class FleetPane(Pane, can_focus=False):
         if not first:  # the first pays for start-up: imports, connections, the whole grid
             self._costs = [*self._costs, message.cpu_seconds + self.cpu_clock() - started]
             self._costs = self._costs[-COSTS_KEPT:]
-        self._next_at = time.monotonic() + self.refresh_seconds
+        self._poller.answered(self.refresh_seconds)
         self._show_summary()
 
     @property
@@ -323,10 +303,8 @@ class FleetPane(Pane, can_focus=False):
     def on_fleet_pane_history_read(self, message: HistoryRead) -> None:
         if message.asked != self._history_asked:
             return
-        self._history_in_flight = False
-        self._history_failures = 0
         # No sooner than a step: a day's graph moves by one point every six minutes.
-        self._history_next_at = time.monotonic() + max(REFRESH_SECONDS, message.history.step)
+        self._history_poller.answered(max(REFRESH_SECONDS, message.history.step))
         self.history = message.history
         self.history_error = ""
         self._show_node()
@@ -334,23 +312,18 @@ class FleetPane(Pane, can_focus=False):
     def on_fleet_pane_history_failed(self, message: HistoryFailed) -> None:
         if message.asked != self._history_asked:
             return
-        self._history_in_flight = False
-        self._history_failures += 1
-        wait = _backoff(self._history_failures)
-        self._history_next_at = time.monotonic() + wait
+        wait = self._history_poller.failed()
         self.history_error = f"{message.reason} — trying again in {wait:.0f} s"
         self._show_node()
 
     def on_fleet_pane_failed(self, message: Failed) -> None:
-        self._in_flight = False
-        self._failures += 1
-        self._next_at = time.monotonic() + self._backoff()
-        self.error = f"{message.reason} — trying again in {self._backoff():.0f} s"
+        wait = self._poller.failed()
+        self.error = f"{message.reason} — trying again in {wait:.0f} s"
         self._show_summary()
 
     def action_refresh(self) -> None:
-        self._next_at = 0.0
-        self._history_next_at = 0.0
+        self._poller.ask_now()
+        self._history_poller.ask_now()
         self._due()
 
     @on(DataTable.RowSelected, "#fleet-grid")
@@ -374,7 +347,7 @@ class FleetPane(Pane, can_focus=False):
     def action_close_node(self) -> None:
         self.node_name = None
         self._history_asked += 1  # an answer still on its way is for a view now closed
-        self._history_in_flight = False
+        self._history_poller.stop()
         self.remove_class("-node")
         self.refresh_bindings()
         if self._grid_stale:
@@ -544,8 +517,3 @@ class FleetPane(Pane, can_focus=False):
         if len(idle) > IDLE_SHOWN:
             lines.append(f"  … and {len(idle) - IDLE_SHOWN} more (gpu-tui fleet --json lists all)")
         box.update("\n".join(lines))
-
-
-def _backoff(failures: int) -> float:
-    """Seconds to wait after ``failures`` failed refreshes in a row: doubling, at most a minute."""
-    return float(min(REFRESH_SECONDS * 2 ** max(failures - 1, 0), MAX_BACKOFF_SECONDS))

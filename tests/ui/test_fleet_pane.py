@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, Tab, Tabs
 
 from gpu_tui.core.fleet.model import FleetSnapshot
 from gpu_tui.core.fleet.prom_api import PrometheusError
@@ -96,10 +96,13 @@ async def test_without_a_server_the_pane_says_how_to_get_one() -> None:
         text = text_of(app, "#fleet-help")
         assert "gpu-tui --prometheus" in text
         assert "gpu-tui export" in text
-        assert app.query_one("#tab-fleet").has_class("-hidden")
         await pilot.press("1")
         await pilot.press("6")
         assert app.query_one(FleetPane).display
+        tab = app.query_one("#tab-fleet", Tab)  # the tab is there, underlined, as for any pane
+        assert tab.display
+        assert app.query_one("#tabs", Tabs).active == "tab-fleet"
+        assert tab.region.width > 0
 
 
 async def open_pane(pilot: Pilot[int], app: GpuTuiApp) -> FleetPane:
