@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from gpu_tui import __version__
 from gpu_tui.commands.options import prometheus_url, refresh_seconds
@@ -20,7 +20,13 @@ EXIT_INTERRUPTED = 130
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one clear line and exit code 2."""
+    """An ArgumentParser whose errors are one clear line and exit code 2, and that takes flags
+    only as spelled: with argparse's prefix matching, ``--price -3`` was read as the start of
+    another flag and refused with that flag's complaint."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")

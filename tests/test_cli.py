@@ -70,6 +70,21 @@ def test_bad_usage_is_one_line_and_exit_2(argv: tuple[str, ...]) -> None:
     assert result.stderr.startswith("gpu-tui")
 
 
+@pytest.mark.parametrize(
+    ("argv", "refused"),
+    [
+        (("guide", "--cost", "--gpu", "H900"), "--gpu"),  # not --gpus-per-node
+        (("guide", "--cost", "--price", "-3"), "--price"),  # not --price-date
+        (("--pan", "monitor"), "--pan"),
+    ],
+)
+def test_a_flag_counts_only_as_spelled(argv: tuple[str, ...], refused: str) -> None:
+    """No prefix matching: a shortened flag is refused by its own name, not read as another."""
+    result = gpu_tui(*argv)
+    assert result.returncode == 2
+    assert f"unrecognized arguments: {refused}" in result.stderr
+
+
 def test_the_tui_without_a_terminal_says_so() -> None:
     result = gpu_tui()
     assert result.returncode == 2
