@@ -1,27 +1,13 @@
 """Headless subcommands (``gpu-tui info``, ``kitchen``, ...): one module each.
 
 Each module exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
-To add a subcommand, write its module and list it in ``COMMANDS``.
+To add a subcommand, write its module and list it in ``COMMAND_NAMES``.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 from types import ModuleType
-from typing import Protocol
-
-
-class Command(Protocol):
-    """What ``cli.py`` needs from a subcommand module."""
-
-    NAME: str
-    HELP: str
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
-
-    def run(self, args: argparse.Namespace) -> int: ...
-
 
 COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench", "export", "fleet")
 """Subcommands in the order ``--help`` lists them; each is ``gpu_tui.commands.<name>``."""

@@ -36,11 +36,6 @@ def value_or_none(value: Maybe[T]) -> T | None:
     return None if isinstance(value, Unknown) else value
 
 
-def reason_of(value: object) -> str | None:
-    """The reason a field is unknown, or ``None`` when it is known."""
-    return value.reason if isinstance(value, Unknown) else None
-
-
 def attempt(read: Callable[[], T], describe: Callable[[Exception], str]) -> Maybe[T]:
     """Run ``read``; turn any exception into ``Unknown`` with a reason from ``describe``."""
     try:

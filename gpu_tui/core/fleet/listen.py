@@ -29,10 +29,6 @@ class ListenAddress:
         except ValueError:
             return False  # a host name: it may resolve to any interface
 
-    @property
-    def all_interfaces(self) -> bool:
-        return self.host in ("0.0.0.0", "::")
-
     def url(self, port: int | None = None) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port if port is None else port}/metrics"

@@ -79,12 +79,6 @@ class FleetGpu:
     def erroring(self) -> bool:
         return bool(self.xid_last)
 
-    @property
-    def memory_fraction(self) -> float | None:
-        if self.memory_used_bytes is None or not self.memory_total_bytes:
-            return None
-        return self.memory_used_bytes / self.memory_total_bytes
-
 
 @dataclass
 class FleetNode:
