@@ -28,8 +28,23 @@ Prefixed counts, for plot axes: :func:`format_binary_count` (``K`` ``M`` ``G`` `
 powers of 1,024, only for exact multiples: ``4K`` · ``1000``) and :func:`format_si_count`
 (``k`` ``M`` ``G`` as powers of 1,000: ``1k`` · ``2.5M``).
 
-Rates, clocks and times: :func:`format_flops`, :func:`format_bandwidth` (SI: ``4.92 TB/s``),
-:func:`format_mhz`, :func:`format_seconds`.
+Rates and clocks: :func:`format_flops`, :func:`format_bandwidth` (SI: ``4.92 TB/s``),
+:func:`format_mhz`.
+
+Times, one function per way of writing them:
+
+- :func:`format_seconds`: two decimals in s or ms, one in µs: ``1.50 s`` · ``4.20 ms``.
+- :func:`format_time`: three figures in s, ms, µs or ns: ``1.25 s`` · ``17.1 ms``; and
+  :func:`format_time_rough`: two figures, ms below a tenth of a second: ``0.32 s`` · ``8.9 ms``.
+- :func:`format_seconds_precise`: :func:`format_precise` seconds: ``0.5 s`` · ``20,000 s``;
+  :func:`format_time_long`: three figures in s, min, h or d: ``31.7 min`` · ``5.56 h``; and
+  :func:`format_seconds_and_long`: the first with the second beside it: ``7,200 s (2 h)``.
+- :func:`format_span`: words, whole units: ``45 s`` · ``12 min`` · ``2 h 05 min`` · ``3 d 4 h``;
+  :func:`format_about`: an estimate, seconds up to 90 then minutes: ``75 s`` · ``3 min``.
+- Clocks: :func:`format_clock` (a countdown: ``1:05``) and :func:`format_ps_elapsed` (ps's
+  ELAPSED: ``05:07`` · ``3:05:07`` · ``2-03:05``).
+- Ages, one letter for the unit: :func:`format_age` (``4m ago``), :func:`format_age_steps`
+  (``<15s`` · ``4m``) and :func:`format_axis_ago` (``-5m`` · ``-1h05``, a time axis's labels).
 """
 
 from __future__ import annotations
@@ -178,6 +193,122 @@ def format_si_count(value: float) -> str:
     return f"{value / scale:g}{prefix}" if prefix else f"{value:g}"
 
 
-def or_unknown(value: object, render: str) -> str:
-    """``render`` for a known value; a short ``unknown`` marker otherwise."""
-    return "unknown" if isinstance(value, Unknown) or value is None else render
+_SMALL_TIMES = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+_LARGE_TIMES = (("d", 86_400.0), ("h", 3600.0), ("min", 60.0), ("s", 1.0))
+_AGE_UNITS = (("h", 3600.0), ("m", 60.0), ("s", 1.0))
+
+
+def _in_unit(value: float, units: tuple[tuple[str, float], ...], at: float) -> tuple[float, str]:
+    """``value`` in the first (largest) of ``units`` that it reaches ``at`` times, else the last."""
+    unit, size = next(((u, size) for u, size in units if value >= at * size), units[-1])
+    return value / size, unit
+
+
+def _split(seconds: int) -> tuple[int, int, int, int]:
+    """Whole seconds as days, hours, minutes and seconds."""
+    minutes, secs = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    return days, hours, minutes, secs
+
+
+def format_time(seconds: float) -> str:
+    """Three figures in the largest unit it reaches: ``1.25 s``, ``17.1 ms``, ``2.87 µs``,
+    ``5 ns`` (a measured time)."""
+    value, unit = _in_unit(seconds, _SMALL_TIMES, 1)
+    return f"{value:.3g} {unit}"
+
+
+def format_time_rough(seconds: float | Fraction) -> str:
+    """Two figures, in seconds from a tenth of one, else in ms: ``0.32 s``, ``8.9 ms``."""
+    value, unit = _in_unit(float(seconds), _SMALL_TIMES[:2], 0.1)
+    return f"{value:.2g} {unit}"
+
+
+def format_seconds_precise(seconds: float | Fraction) -> str:
+    """:func:`format_precise` in seconds: ``0.5 s``, ``20,000 s``."""
+    return f"{format_precise(float(seconds))} s"
+
+
+def format_time_long(seconds: float) -> str:
+    """Three figures in the largest of d, h, min and s it reaches twice (below two of a unit
+    the smaller one reads better): ``20 s``, ``31.7 min``, ``5.56 h``, ``2.31 d``."""
+    value, unit = _in_unit(seconds, _LARGE_TIMES, 2)
+    return f"{value:,.3g} {unit}"
+
+
+def format_seconds_and_long(seconds: float) -> str:
+    """:func:`format_seconds_precise`, with :func:`format_time_long` beside it once that is in
+    a larger unit: ``90 s``, ``7,200 s (2 h)``."""
+    text = format_seconds_precise(seconds)
+    return f"{text} ({format_time_long(seconds)})" if seconds >= 120 else text
+
+
+def format_span(seconds: float) -> str:
+    """A span in the units people use for it: ``45 s``, ``12 min``, ``2 h 05 min``, ``3 d 4 h``
+    (rounded to the second, then cut to the minute)."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min"
+    days, hours, minutes, _ = _split(whole)
+    if not days:
+        return f"{hours} h {minutes:02d} min" if minutes else f"{hours} h"
+    return f"{days} d {hours} h" if hours else f"{days} d"
+
+
+def format_about(seconds: float) -> str:
+    """An estimate: whole seconds below 90 (``75 s``, where ``1 min`` would be off by a
+    quarter), whole minutes from there (``3 min``)."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def format_clock(seconds: float) -> str:
+    """A countdown's minutes and seconds, rounded: ``1:05``, ``75:00``."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def format_ps_elapsed(seconds: float) -> str:
+    """Time since a start, as ps prints ELAPSED: ``05:07``, ``3:05:07``, ``2-03:05``."""
+    days, hours, minutes, secs = _split(max(0, int(seconds)))
+    if days:
+        return f"{days}-{hours:02d}:{minutes:02d}"
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def _age(seconds: float) -> str:
+    value, unit = _in_unit(seconds, _AGE_UNITS, 1.5)
+    return f"{value:.0f}{unit}"
+
+
+def format_age(seconds: float | None) -> str:
+    """How long ago, whole, in s below 90 s, m below 90 min, then h: ``3s ago``, ``4m ago``,
+    ``2h ago``; ``never`` when it never happened."""
+    return "never" if seconds is None else f"{_age(seconds)} ago"
+
+
+def format_age_steps(seconds: float | None) -> str:
+    """An age in steps while it is fresh (``<15s``, ``<30s``, ``<1m``), then as
+    :func:`format_age` without ``ago`` (``4m``): in a column of many ages that each refresh
+    moves, fresh ones stay still and a late one stands out."""
+    if seconds is None:
+        return "never"
+    for step, words in ((15, "<15s"), (30, "<30s"), (60, "<1m")):
+        if seconds < step:
+            return words
+    return _age(seconds)
+
+
+def format_axis_ago(seconds: int) -> str:
+    """A time axis's label for ``seconds`` ago: ``-45s``, ``-5m``, ``-5m30``, ``-1h05``,
+    ``-2d``, ``-2d3h`` (minutes and seconds after the unit, as a clock would)."""
+    days, hours, minutes, secs = _split(seconds)
+    if days:
+        return f"-{days}d{hours}h" if hours else f"-{days}d"
+    if hours:
+        return f"-{hours}h{minutes:02d}" if minutes or secs else f"-{hours}h"
+    if minutes:
+        return f"-{minutes}m{secs:02d}" if secs else f"-{minutes}m"
+    return f"-{secs}s"

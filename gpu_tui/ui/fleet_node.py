@@ -21,8 +21,8 @@ from textual.widgets import DataTable, Static
 from gpu_tui.core.fleet.history import NodeHistory, Point, columns, latest, scale_top
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
 from gpu_tui.core.fleet.node_detail import HEADERS, GpuRow, gpu_rows, node_title
-from gpu_tui.core.fleet.text import age_text
 from gpu_tui.core.monitor.history_window import axis_row
+from gpu_tui.core.units import format_age
 from gpu_tui.ui.monitor.draw import cells_text, graph_columns, rows_of, scale_labels, spark_cells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
@@ -95,7 +95,7 @@ class HistoryGraph(RowsWidget):
             # An old newest point: the series stopped (the exporter is down, the GPU gone).
             fresh = stamp >= end - 2 * step
             amount = _amount(self.reading, value)
-            caption += f" · now {amount}" if fresh else f" · {amount}, {age_text(end - stamp)}"
+            caption += f" · now {amount}" if fresh else f" · {amount}, {format_age(end - stamp)}"
         rows = [Text(caption[:width], style=self.part("caption"))]
         graph_rows = height - 2
         if graph_rows < 1:

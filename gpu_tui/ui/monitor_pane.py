@@ -18,9 +18,10 @@ from textual.widgets import Static
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import in_daemon_thread
-from gpu_tui.core.monitor.history_window import WINDOWS, duration, kept_ms, window_ms, window_name
+from gpu_tui.core.monitor.history_window import WINDOWS, kept_ms, window_ms, window_name
 from gpu_tui.core.monitor.sampler import Sampler, step_interval
 from gpu_tui.core.monitor.samples import Sample
+from gpu_tui.core.units import format_seconds_precise, format_span
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
@@ -40,10 +41,6 @@ def card_mode(gpus: int, wide: bool) -> str:
     if wide:
         return "full" if gpus <= 4 else "compact"
     return "full" if gpus == 1 else "compact" if gpus == 2 else "line"
-
-
-def interval_text(seconds: float) -> str:
-    return f"{seconds:g} s"
 
 
 class MonitorPane(Pane, can_focus=True):
@@ -133,8 +130,12 @@ class MonitorPane(Pane, can_focus=True):
         self._update_sort_title()
 
     def focus(self, scroll_visible: bool = True) -> MonitorPane:
-        # The arrow keys pick a process; the pane's own keys still reach us.
-        self._table.focus(scroll_visible)
+        # The arrow keys pick a process; the pane's own keys still reach us. Without GPUs
+        # there is no table: the pane itself holds the keyboard.
+        if self.has_class("-no-gpu"):
+            super().focus(scroll_visible)
+        else:
+            self._table.focus(scroll_visible)
         return self
 
     # ---- sampler life cycle -------------------------------------------------------------
@@ -204,8 +205,11 @@ class MonitorPane(Pane, can_focus=True):
                 f"No GPUs to show: {sources.note}.\nStart with --demo to see a SIMULATED one."
             )
             # No GPU, no GPU processes: the host gets the rows (with graphs) instead.
+            had_keyboard = self._table.has_focus
             self.add_class("-no-gpu")
             self._host.add_class("-fill")
+            if had_keyboard:  # the hidden table would take the pane's keys with it
+                self.focus()
             self.refresh_bindings()  # nothing to sort
         self._show_status()
 
@@ -318,7 +322,7 @@ class MonitorPane(Pane, can_focus=True):
         if seconds is None:
             # Said in whole minutes at most: the status line must not change every tick.
             kept = kept_ms(history) / 1000
-            self._kept = duration(kept if kept < 60 else kept // 60 * 60)
+            self._kept = format_span(kept if kept < 60 else kept // 60 * 60)
         return window_ms(seconds, history)
 
     @property
@@ -332,7 +336,8 @@ class MonitorPane(Pane, can_focus=True):
     def _show_status(self) -> None:
         sampler = self.sampler
         state = "❚❚ PAUSED" if self.paused else "● live"
-        parts = [f"{state} · every {interval_text(self.interval)} · graphs: {self.window_text} (z)"]
+        every = format_seconds_precise(self.interval)
+        parts = [f"{state} · every {every} · graphs: {self.window_text} (z)"]
         # Nothing that changes every tick (like the tick's duration): that would re-lay the screen.
         if sampler is not None and sampler.hung_devices:
             # Which call is stuck, once one has been for longer than the NVML call limit.

@@ -222,8 +222,14 @@ def test_every_bucket_is_the_min_and_max_of_its_ticks(
     series = Series("x", "", 5, tiers=((6, 100), (18, 100)), start=start)
     for value in values:
         series.append(value)
-    for level, size in enumerate((6, 18)):
-        _, oldest, lows, highs = series.tier(level)
+    end = start + len(values)
+    tiers = [series.tier(level) for level in range(series.levels)]
+    # Every bucket the series has closed is kept (100 buckets outlast 300 ticks), oldest first:
+    # the bucket numbers held, as ranges (two empty ranges are equal).
+    assert [(size, range(oldest, oldest + len(lows))) for size, oldest, lows, _ in tiers] == [
+        (size, range(start // size, end // size)) for size in (6, 18)
+    ]
+    for size, oldest, lows, highs in tiers:
         for number, (low, high) in enumerate(zip(lows, highs, strict=True), oldest):
             ticks = range(max(start, number * size), (number + 1) * size)
             known = [v for t in ticks if (v := values[t - start]) is not None]

@@ -13,7 +13,6 @@ from gpu_tui.core.monitor.history_window import (
     WINDOWS,
     Columns,
     axis_row,
-    duration,
     kept_ms,
     window_ms,
     window_name,
@@ -85,7 +84,9 @@ def test_columns_kept_tick_by_tick_are_what_a_fresh_read_gives(seed: int) -> Non
     window, count = rng.choice([(60_000, 7), (5_000, 13), (30_000, 30), (2_000, 2), (900_000, 3)])
     kept: Columns | None = None
     interval = 1.0
-    for _ in range(rng.randint(1, 60)):
+    # Draw until that many frames were compared: the GPU joins late, and frames before it can't be.
+    compared, wanted = 0, rng.randint(1, 60)
+    while compared < wanted:
         for _ in range(rng.choice([0, 1, 1, 1, 2, 5])):  # drawn late, or not at all
             if rng.random() < 0.1:
                 interval = rng.choice([0.1, 0.5, 1.0, 2.0, 10.0])
@@ -101,6 +102,7 @@ def test_columns_kept_tick_by_tick_are_what_a_fresh_read_gives(seed: int) -> Non
         fresh.update()
         assert same(kept.lows, fresh.lows)
         assert same(kept.highs, fresh.highs)
+        compared += 1
 
 
 def test_a_spike_an_hour_and_a_half_ago_shows_at_the_widest_window() -> None:
@@ -128,12 +130,8 @@ def test_everything_kept_rounds_up_to_a_round_window() -> None:
     assert window_ms(300, history) == 300_000
 
 
-def test_window_names_and_durations() -> None:
+def test_window_names() -> None:
     assert [window_name(w) for w in WINDOWS] == ["1 min", "5 min", "15 min", "1 h", "all"]
-    assert duration(42) == "42 s"
-    assert duration(754) == "12 min"
-    assert duration(7500) == "2 h 05 min"
-    assert duration(3 * 86400 + 4 * 3600) == "3 d 4 h"
 
 
 @pytest.mark.parametrize(

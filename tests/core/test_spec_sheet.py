@@ -20,7 +20,7 @@ from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.simulated import simulated_accelerator
 from gpu_tui.core.devices.spec_rows import SpecRow
 from gpu_tui.core.devices.spec_sheet import accelerator_section, simd_summary, spec_sheet
-from gpu_tui.testing.fake_nvml import FakeNvml, install_as_pynvml
+from tests.fakes.fake_nvml import FakeNvml, install_as_pynvml
 from tests.ui.conftest import fixed_inventory
 
 
@@ -64,7 +64,9 @@ def test_cpu_comparison_puts_the_cpu_last_on_fp32() -> None:
 
 def test_accelerator_comparison_has_this_device_once_per_metric() -> None:
     gpu = fixed_inventory(demo=True).accelerators[0]
-    for comparison in compare_accelerator(gpu):
+    comparisons = compare_accelerator(gpu)
+    assert comparisons, "there must be metrics to compare"
+    for comparison in comparisons:
         assert sum(bar.this for bar in comparison.bars) == 1
         values = [bar.value or 0.0 for bar in comparison.bars]
         assert values == sorted(values, reverse=True)
@@ -262,4 +264,4 @@ def test_info_json_from_the_command_line_carries_the_clock_basis(tmp_path: Path)
         ("fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops"),
         ("rated", 2520),
     )
-    assert gpu["max_sm_clock_mhz"] == 3105  # NVML's maximum, which the peaks no longer use
+    assert gpu["max_sm_clock_mhz"] == 3105  # NVML's maximum, which the peaks do not use

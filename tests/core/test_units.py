@@ -207,3 +207,117 @@ def test_format_si_count_uses_powers_of_a_thousand(value: float, text: str) -> N
 def test_rates_clocks_and_times(function: object, value: float, text: str) -> None:
     assert callable(function)
     assert function(value) == text
+
+
+@pytest.mark.parametrize(
+    ("function", "value", "text"),
+    [
+        (units.format_time, 1.25, "1.25 s"),
+        (units.format_time, 0.0171, "17.1 ms"),
+        (units.format_time, 2.87e-6, "2.87 µs"),
+        (units.format_time, 5e-9, "5 ns"),
+        (units.format_time, 0, "0 ns"),
+        (units.format_time_rough, Fraction(32, 100), "0.32 s"),
+        (units.format_time_rough, 0.1, "0.1 s"),
+        (units.format_time_rough, 0.0089, "8.9 ms"),
+        (units.format_seconds_precise, 0.5, "0.5 s"),
+        (units.format_seconds_precise, Fraction(3, 10**6), "3e-06 s"),
+        (units.format_seconds_precise, 20_000, "20,000 s"),
+        (units.format_time_long, 20.0, "20 s"),
+        (units.format_time_long, 119.0, "119 s"),  # below two minutes: seconds read better
+        (units.format_time_long, 1900.0, "31.7 min"),
+        (units.format_time_long, 20_000.0, "5.56 h"),
+        (units.format_time_long, 200_000.0, "2.31 d"),
+        (units.format_seconds_and_long, 90, "90 s"),
+        (units.format_seconds_and_long, 119.5, "119.5 s"),
+        (units.format_seconds_and_long, 7200, "7,200 s (2 h)"),
+        (units.format_seconds_and_long, 1.5e6, "1,500,000 s (17.4 d)"),
+    ],
+)
+def test_measured_and_model_times(function: object, value: float, text: str) -> None:
+    assert callable(function)
+    assert function(value) == text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (42, "42 s"),
+        (59.4, "59 s"),
+        (59.5, "1 min"),  # rounded to the second first
+        (754, "12 min"),  # then cut to the minute
+        (3600, "1 h"),
+        (7500, "2 h 05 min"),
+        (86400, "1 d"),
+        (3 * 86400 + 4 * 3600 + 59 * 60, "3 d 4 h"),
+    ],
+)
+def test_format_span_is_whole_units_in_words(seconds: float, text: str) -> None:
+    assert units.format_span(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(29.4, "29 s"), (89.4, "89 s"), (90, "2 min"), (150, "2 min"), (3900, "65 min")],
+)
+def test_format_about_says_seconds_up_to_90_then_minutes(seconds: float, text: str) -> None:
+    assert units.format_about(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("function", "seconds", "text"),
+    [
+        (units.format_clock, 0, "0:00"),
+        (units.format_clock, 65.4, "1:05"),
+        (units.format_clock, 59.6, "1:00"),  # rounded
+        (units.format_clock, 4500, "75:00"),  # minutes past the hour
+        (units.format_ps_elapsed, -2, "00:00"),
+        (units.format_ps_elapsed, 307.9, "05:07"),  # cut, as ps does
+        (units.format_ps_elapsed, 3 * 3600 + 307, "3:05:07"),
+        (units.format_ps_elapsed, 2 * 86400 + 3 * 3600 + 307, "2-03:05"),
+    ],
+)
+def test_clocks(function: object, seconds: float, text: str) -> None:
+    assert callable(function)
+    assert function(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "ago", "steps"),
+    [
+        (None, "never", "never"),
+        (0.4, "0s ago", "<15s"),
+        (14.9, "15s ago", "<15s"),
+        (15, "15s ago", "<30s"),
+        (45, "45s ago", "<1m"),
+        (61, "61s ago", "61s"),
+        (89.4, "89s ago", "89s"),
+        (90, "2m ago", "2m"),
+        (240, "4m ago", "4m"),
+        (5399, "90m ago", "90m"),
+        (7200, "2h ago", "2h"),
+    ],
+)
+def test_ages_are_one_letter_and_fresh_ones_go_in_steps(
+    seconds: float | None, ago: str, steps: str
+) -> None:
+    assert units.format_age(seconds) == ago
+    assert units.format_age_steps(seconds) == steps
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (45, "-45s"),
+        (300, "-5m"),
+        (330, "-5m30"),
+        (3600, "-1h"),
+        (3900, "-1h05"),
+        (3630, "-1h00"),  # seconds past the hour still say the hour is not whole
+        (2 * 86400, "-2d"),
+        (2 * 86400 + 1800, "-2d"),
+        (2 * 86400 + 3 * 3600, "-2d3h"),
+    ],
+)
+def test_format_axis_ago_labels_a_time_axis(seconds: int, text: str) -> None:
+    assert units.format_axis_ago(seconds) == text

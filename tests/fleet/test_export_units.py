@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from gpu_tui.core.devices import discover
@@ -107,3 +109,23 @@ def test_selectors(text: str, inner: str) -> None:
 def test_bad_selectors(text: str) -> None:
     with pytest.raises(UsageError):
         queries.check_selector(text)
+
+
+@pytest.mark.parametrize("reserved_mib", [531, None])
+def test_the_driver_reserve_is_its_own_series_and_free_leaves_it_out(
+    reserved_mib: int | None,
+) -> None:
+    """As dcgm-exporter counts it: total = used + free + reserved. Where the driver reports no
+    reserve (no _v2 memory call), it is inside used, and no reserve series is written."""
+    sample = demo_sample(60.0)
+    reserve = Unknown("no _v2") if reserved_mib is None else reserved_mib * 1024**2
+    gpu = dataclasses.replace(sample.gpus[0], memory_reserved_bytes=reserve)
+    sample = dataclasses.replace(sample, gpus=(gpu,))
+    out = {
+        f.name: f.samples[0][1]
+        for f in families(sample, identities(discover(demo=True)), "n")
+        if f.samples
+    }
+    assert out.get("DCGM_FI_DEV_FB_RESERVED") == reserved_mib
+    total = out["DCGM_FI_DEV_FB_USED"] + out["DCGM_FI_DEV_FB_FREE"] + (reserved_mib or 0)
+    assert total == MEMORY_TOTAL // 1024**2

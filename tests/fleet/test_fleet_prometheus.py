@@ -25,6 +25,7 @@ from gpu_tui.ui.app import AppConfig, make_app
 from gpu_tui.ui.fleet_node import HistoryGraph
 from gpu_tui.ui.fleet_pane import FleetPane, live_reader
 from tests.fleet import harness
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dcgm_exporter_k8s.metrics"
@@ -243,8 +244,8 @@ async def test_the_pane_opens_a_node_and_draws_its_history_from_the_server(clust
         assert gpus.row_count == 3
         util = app.query_one("#fleet-graph-utilization_percent", HistoryGraph)
         memory = app.query_one("#fleet-graph-memory_used_bytes", HistoryGraph)
-        assert util.drawn
-        assert memory.drawn
+        # A server started seconds ago may hold no step of the range yet: the pane asks again.
+        await until(pilot, lambda: util.drawn and memory.drawn, "both graphs drawn")
         assert "gpu0 memory, GiB · now 70" in str(memory.render())  # 71,787 MiB
         await pilot.press("escape")
         assert app.query_one("#fleet-main").display

@@ -455,6 +455,7 @@ def test_each_figure_is_what_its_source_states(name: str, figure: str) -> None:
 
 
 def test_no_restated_figure_is_left_over() -> None:
+    assert STATED, "the sources' statements must be restated here"
     for name, stated in STATED.items():
         assert set(stated) == set(ENTRIES[name].published()), name
 
@@ -485,7 +486,9 @@ WEAK = {
 
 
 def test_every_source_is_an_https_document_and_primary_unless_listed() -> None:
-    for name, source in _sources():
+    sources = list(_sources())
+    assert sources, "the catalog must cite its sources"
+    for name, source in sources:
         assert source.url.startswith("https://"), (name, source.url)
         assert source.says.strip(), (name, source.url)
         assert source.title.strip(), (name, source.url)
@@ -526,10 +529,13 @@ def test_count_of_figures_sourced_to_a_primary_document() -> None:
 
 @pytest.mark.parametrize("entry", list(ENTRIES.values()), ids=lambda e: e.name)
 def test_dense_is_half_the_sparse_figure_never_the_sparse_one(entry: CatalogEntry) -> None:
-    for dense, sparse in (
+    pairs = (
         (entry.bf16_tflops, entry.bf16_sparse_tflops),
         (entry.fp8_tflops, entry.fp8_sparse_tflops),
-    ):
+    )
+    # A sparse figure is kept only beside the dense one it doubles, so none goes unchecked.
+    assert all(dense is not None for dense, sparse in pairs if sparse is not None), entry.name
+    for dense, sparse in pairs:
         if dense is not None and sparse is not None:
             # Within vendors' own rounding (L40S: 362.05 dense beside 733 sparse).
             assert dense * 2 == pytest.approx(sparse, rel=0.015)
@@ -601,6 +607,7 @@ def test_cpu_ridge_point_uses_the_boost_clock_like_the_rest_of_the_app() -> None
 
 
 def test_every_price_names_its_page_and_the_price_as_printed() -> None:
+    assert prices.PRICES, "there must be prices to check"
     for row in prices.PRICES:
         assert row.source.url.startswith("https://"), row.provider
         assert row.date
@@ -610,6 +617,7 @@ def test_every_price_names_its_page_and_the_price_as_printed() -> None:
 
 
 def test_reference_prices_stand_on_their_sourced_rows() -> None:
+    assert cost.REFERENCE_PRICES, "there must be reference prices to check"
     for price in cost.REFERENCE_PRICES:
         assert price.sources
         quoted = [float(x) for x in re.findall(r"\d+\.\d+", price.label.split("(", 1)[1])]
@@ -699,7 +707,9 @@ def _shown_strings() -> Iterator[str]:
 
 
 def test_nothing_shown_points_outside_the_repository() -> None:
-    for text in _shown_strings():
+    shown = list(_shown_strings())
+    assert shown, "there must be shown text to check"
+    for text in shown:
         assert not _OUTSIDE.search(text), text
         # A document is named by an https address, never a bare host/path.
         without_urls = re.sub(r"https://\S+", "", text)

@@ -21,7 +21,6 @@ needs.module("torch.distributed")
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
 
 

@@ -385,9 +385,11 @@ async def test_guide_every_bar_label_can_be_read(
         await pilot.press("b")
         await pilot.pause()
         charts = list(app.query(GuideBars))
+        assert charts, f"{size}: the guide must show its bar charts"
         seen = (await read(pilot, charts[0])).split()
         for chart in charts:
             assert chart.chart is not None
+            assert chart.chart.bars, f"{size} {chart.chart.title}: a chart with no bars"
             for bar in chart.chart.bars:
                 assert ELLIPSIS not in " ".join(seen)
                 for word in bar.label.split():

@@ -26,10 +26,7 @@ def panel_text(app: GpuTuiApp) -> str:
 
 
 @pytest.mark.timeout(60)
-async def test_the_slow_hallway_measures_an_all_reduce_beside_the_model(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
+async def test_the_slow_hallway_measures_an_all_reduce_beside_the_model() -> None:
     inventory = fixed_inventory(demo=False)
     app = make_app(AppConfig(pane="kitchen", discover=lambda: inventory, host="t"))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -216,6 +216,7 @@ async def test_autoplay_cycles_until_a_key(tmp_path: object) -> None:
 def test_every_race_plays_in_10_to_30_seconds() -> None:
     from gpu_tui.core.kitchen import model
 
+    assert SCENARIOS, "there must be races to time"
     for scenario in SCENARIOS.values():
         p = scenario.params
         schedule = make_schedule(float(model.chef_seconds(p)), float(model.brigade_seconds(p)))

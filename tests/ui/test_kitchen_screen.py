@@ -88,6 +88,7 @@ def knob_texts(pane: KitchenPane) -> list[str]:
 
 @pytest.mark.parametrize("autoplay", [False, True])
 def test_the_top_line_fits_80_columns_in_every_state(autoplay: bool) -> None:
+    assert SCENARIOS, "there must be scenarios to draw"
     for scenario in SCENARIOS.values():
         pb = Playback(make_schedule(20_000, 20), FakeClock())
         for t, playing in ((0.0, False), (10.0, True), (5_000.0, True), (20_000.0, False)):
@@ -106,6 +107,7 @@ def test_the_top_line_fits_80_columns_in_every_state(autoplay: bool) -> None:
 async def test_every_word_of_every_scenario_is_on_screen(
     app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
 ) -> None:
+    assert SCENARIOS, "there must be scenarios to show"
     app = app_factory(pane="kitchen")
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

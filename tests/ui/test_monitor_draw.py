@@ -116,7 +116,9 @@ def test_kept_cells_draw_what_the_whole_history_draws(seed: int) -> None:
     shapes = [(1, 1), (7, 3), (30, 12), (90, 7)]
     windows = [5_000, 60_000, 300_000]
     (width, height), window = rng.choice(shapes), rng.choice(windows)
-    for value in readings(seed, 150):
+    values = readings(seed, 150)
+    assert values, "there must be readings to draw"
+    for value in values:
         for _ in range(rng.choice([0, 1, 1, 1, 2, 9])):  # ticks drawn late, or not at all
             series.append(value)
         if rng.random() < 0.05:
@@ -134,11 +136,13 @@ def test_one_reading_a_column_draws_what_graph_rows_draws() -> None:
     """A window as wide as the graph at one reading a second: a column per reading."""
     series = Series("busy", "%", capacity=100, high=100.0)
     cells = HistoryCells()
-    for tick in range(50):
+    ticks = 50
+    for tick in range(ticks):
         series.append(None if tick % 11 == 0 else float(tick * 13 % 100))
         assert cells.graph(series, 30_000, 30, 4) == graph_rows(
             series.values(), 30, 4, series.low, series.high
         )
+    assert len(series) == ticks, "every reading must have been drawn"
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,12 @@ from collections.abc import Callable
 import pytest
 
 from gpu_tui.core.monitor.sampler import step_interval
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import HIDDEN_PID, OTHER, ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
 from tests.polling import until
 
 FAST = 0.1
@@ -55,6 +55,31 @@ async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
         assert sum(line.count("%") for line in core_lines) == os.cpu_count()
         assert "GiB" in lines[ram]
         assert "No GPUs to show" in str(app.query_one("#monitor-no-gpu").render())
+
+
+@pytest.mark.parametrize("start", ["monitor", "specs"])
+async def test_without_a_gpu_the_monitor_keys_work_on_the_first_visit(
+    app_factory: Callable[..., GpuTuiApp], start: str
+) -> None:
+    """With no GPU the process table is hidden; the keyboard must not go with it."""
+    fake = FakeNvml.load("h200")
+    fake.fail_init("LibraryNotFound")
+    app = app_factory(demo=False, pane=start, nvml=fake, refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        if start != "monitor":
+            await pilot.press("2")
+        pane = pane_of(app)
+        await until(pilot, lambda: pane.has_class("-no-gpu"), "the pane to know there is no GPU")
+        await pilot.pause()
+        assert app.focused is not None
+        assert pane in (app.focused, *app.focused.ancestors)
+        footer = " ".join(str(key.render()) for key in app.query("FooterKey"))
+        assert "Pause" in footer
+        await pilot.press("p")
+        assert pane.paused
+        await pilot.press("p", "+")
+        assert not pane.paused
+        assert pane.interval == 2 * FAST
 
 
 @pytest.mark.parametrize(("size", "in_title"), [((80, 24), True), ((160, 48), False)])

@@ -12,10 +12,10 @@ import psutil
 import pytest
 from textual.pilot import Pilot
 
-from gpu_tui.testing.fake_nvml import FakeNvml
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.host import ScriptedHost
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 from tests.polling import until

@@ -7,8 +7,6 @@ DCGM has no field for is prefixed ``gpu_tui_``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 # dcgm-exporter's own names (units as its counters file states them).
 GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"
 """GPU utilisation, %."""
@@ -20,6 +18,8 @@ FB_USED = "DCGM_FI_DEV_FB_USED"
 """Framebuffer memory used, MiB."""
 FB_FREE = "DCGM_FI_DEV_FB_FREE"
 """Framebuffer memory free, MiB."""
+FB_RESERVED = "DCGM_FI_DEV_FB_RESERVED"
+"""Framebuffer memory the driver reserves, MiB: total = used + free + reserved."""
 GPU_TEMP = "DCGM_FI_DEV_GPU_TEMP"
 """GPU temperature, °C."""
 POWER_USAGE = "DCGM_FI_DEV_POWER_USAGE"
@@ -70,11 +70,3 @@ WORKLOAD_LABELS = ("namespace", "pod", "container")
 """Added by dcgm-exporter on Kubernetes (pod mapping); ``job`` and ``instance`` by Prometheus."""
 
 MIB = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    """One exported metric: its name, help text and how a reading is scaled into its unit."""
-
-    name: str
-    help: str

@@ -116,6 +116,9 @@ def _number(value: object) -> float | None:
 def _gpu_values(gpu: GpuSample) -> dict[str, float | None]:
     used = _number(gpu.memory_used_bytes)
     total = _number(gpu.memory_total_bytes)
+    # Unknown on a driver without the _v2 memory call, which counts the reserve in used.
+    reserved = _number(gpu.memory_reserved_bytes)
+    free = None if used is None or total is None else total - used - (reserved or 0)
     reasons = gpu.throttle_reasons
     return {
         m.GPU_UTIL: _number(gpu.utilization_percent),
@@ -123,7 +126,8 @@ def _gpu_values(gpu: GpuSample) -> dict[str, float | None]:
         m.ENC_UTIL: _number(gpu.encoder_percent),
         m.DEC_UTIL: _number(gpu.decoder_percent),
         m.FB_USED: None if used is None else round(used / m.MIB),
-        m.FB_FREE: None if used is None or total is None else round((total - used) / m.MIB),
+        m.FB_FREE: None if free is None else round(free / m.MIB),
+        m.FB_RESERVED: None if reserved is None else round(reserved / m.MIB),
         m.GPU_TEMP: _number(gpu.temperature_c),
         m.POWER_USAGE: _number(gpu.power_watts),
         m.SM_CLOCK: _number(gpu.sm_clock_mhz),
@@ -146,6 +150,7 @@ HELP = {
     m.DEC_UTIL: "Decoder utilization (in %).",
     m.FB_USED: "Framebuffer memory used (in MiB).",
     m.FB_FREE: "Framebuffer memory free (in MiB).",
+    m.FB_RESERVED: "Framebuffer memory reserved (in MiB).",
     m.GPU_TEMP: "GPU temperature (in C).",
     m.POWER_USAGE: "Power draw (in W).",
     m.SM_CLOCK: "SM clock frequency (in MHz).",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
-from gpu_tui.core.fleet.text import age_text
+from gpu_tui.core.units import format_age_steps
 
 BARS = " ▁▂▃▄▅▆▇█"
 _GIB = 1024**3
@@ -22,19 +22,6 @@ def bar(percent: float | None) -> str:
         return "?"
     level = round(max(0.0, min(percent, 100.0)) / 100 * (len(BARS) - 1))
     return BARS[max(level, 1)]  # the lowest bar, not a blank: an idle GPU is still there
-
-
-def seen_text(seconds: float | None) -> str:
-    """How long ago a node was scraped, as the grid says it: in steps while it is fresh
-    (``<15s``, ``<30s``, ``<1m``), then ``4m``, ``2h``. Each scrape moves a node's age, so in
-    seconds the column of a thousand healthy nodes would change at every refresh; in steps it
-    stays still, and a node that is late still stands out."""
-    if seconds is None:
-        return "never"
-    for step, words in ((15, "<15s"), (30, "<30s"), (60, "<1m")):
-        if seconds < step:
-            return words
-    return age_text(seconds).removesuffix(" ago")
 
 
 @dataclass(frozen=True)
@@ -86,7 +73,7 @@ class NodeRow:
         power = "?" if self.power_watts is None else f"{self.power_watts / 1000:.1f}"
         if self.power_limit_watts:
             power += f"/{self.power_limit_watts / 1000:.1f}"
-        state = self.state if self.state != "up" else seen_text(self.age_seconds)
+        state = self.state if self.state != "up" else format_age_steps(self.age_seconds)
         return (
             self.name,
             state,

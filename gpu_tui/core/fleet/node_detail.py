@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from gpu_tui.core.fleet.history import NodeHistory, gpu_order
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
-from gpu_tui.core.fleet.text import age_text
+from gpu_tui.core.units import format_age
 
 HEADERS = ("GPU", "Util", "History", "Memory", "Temp", "Power", "Flags", "Pod")
 """``History`` is the utilisation sparkline the pane draws; the other cells come from here."""
@@ -82,7 +82,7 @@ def node_title(node: FleetNode, now: float) -> str:
     """``dgx-h03 · up, scraped 2s ago · 8 × H100 80GB HBM3 · 10.0.0.3:9400``"""
     state = {True: "up", False: "DOWN", None: "no target"}[node.up]
     scraped = None if node.last_scrape_time is None else max(now - node.last_scrape_time, 0)
-    parts = [node.name, f"{state}, scraped {age_text(scraped)}"]
+    parts = [node.name, f"{state}, scraped {format_age(scraped)}"]
     models: dict[str, int] = {}
     for gpu in node.gpus:
         name = gpu.model.removeprefix("NVIDIA ") or "GPU"

@@ -125,8 +125,11 @@ def field_queries(
     every = {
         "utilization_percent": reading(selector, m.GPU_UTIL),
         "fb_used_mib": reading(selector, m.FB_USED),
-        # The total on the server: used and free of one scrape, and a static field.
-        "fb_total_mib": per_gpu(f"{m.FB_USED}{s} + {m.FB_FREE}{s}"),
+        # The total on the server: used, free and the driver's reserve of one scrape (an
+        # exporter without the reserve counts it in used), and a static field.
+        "fb_total_mib": per_gpu(
+            f"{m.FB_USED}{s} + {m.FB_FREE}{s} + ({m.FB_RESERVED}{s} or {m.FB_USED}{s} * 0)"
+        ),
         "temperature_c": reading(selector, m.GPU_TEMP),
         "temperature_slowdown_c": one(m.SLOWDOWN_TEMP),
         "power_watts": reading(selector, m.POWER_USAGE),

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot
+from gpu_tui.core.units import format_age
 
 _GIB = 1024**3
 
 
 def _num(value: float | None, fmt: str, unit: str = "") -> str:
     return "?" if value is None else f"{value:{fmt}}{unit}"
-
-
-def age_text(seconds: float | None) -> str:
-    """``3s ago``, ``4m ago``, ``2h ago``; ``never`` when unknown."""
-    if seconds is None:
-        return "never"
-    if seconds < 90:
-        return f"{seconds:.0f}s ago"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f}m ago"
-    return f"{seconds / 3600:.0f}h ago"
 
 
 def window_text(window: str) -> str:
@@ -69,7 +59,7 @@ def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
     for node in snapshot.nodes:
         state = {True: "up", False: "DOWN", None: "no target"}[node.up]
         scraped = None if node.last_scrape_time is None else now - node.last_scrape_time
-        lines.append(f"{node.name}  {state}, scraped {age_text(scraped)}, {len(node.gpus)} GPUs")
+        lines.append(f"{node.name}  {state}, scraped {format_age(scraped)}, {len(node.gpus)} GPUs")
         lines.extend(gpu_line(gpu) for gpu in node.gpus)
     if snapshot.idle_while_allocated:
         lines.append(

@@ -13,7 +13,7 @@ from fractions import Fraction
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import Scenario
-from gpu_tui.core.units import format_precise, format_times
+from gpu_tui.core.units import format_precise, format_seconds_precise, format_times
 
 WORDS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN")
 
@@ -37,10 +37,6 @@ class Headline:
 def count_word(n: int) -> str:
     """TWO for 2; digits from 11 on (a headline reads "32 KITCHENS", not "THIRTY-TWO")."""
     return WORDS[n - 1] if 1 <= n <= len(WORDS) else f"{n:,}"
-
-
-def seconds_text(value: Fraction) -> str:
-    return f"{format_precise(float(value))} s"
 
 
 def winner(params: KitchenParams) -> tuple[str, float]:
@@ -69,8 +65,9 @@ def _race(scenario: Scenario, params: KitchenParams) -> Headline:
         if crossover is not None and crossover > 1:
             lesson += f"; below {crossover:,} the briefing outweighs the work and the chef wins"
     elif crossover is not None and tasks < crossover:
+        briefing = format_seconds_precise(params.launch_seconds)
         lesson = (
-            f"only {tasks:,} {noun}: the briefing ({seconds_text(params.launch_seconds)}) "
+            f"only {tasks:,} {noun}: the briefing ({briefing}) "
             f"outweighs the work; the brigade wins from {crossover:,}"
         )
     else:
@@ -127,8 +124,8 @@ def _hallway(params: KitchenParams) -> Headline:
     hallway = model.params_hallway_seconds(params, k)
     saved = model.compute_round_seconds(params, 1) - model.compute_round_seconds(params, k)
     kitchens = f"{count_word(k)} KITCHENS ARE"
-    costs = f"the hallway takes {seconds_text(hallway)} a round"
-    shared = f"the {seconds_text(saved)} that sharing the work saves"
+    costs = f"the hallway takes {format_seconds_precise(hallway)} a round"
+    shared = f"the {format_seconds_precise(saved)} that sharing the work saves"
     if many > one:
         ratio = float(many / one)
         lesson = f"{costs}, more than {shared}."
@@ -144,7 +141,7 @@ def _scaling(params: KitchenParams) -> Headline:
         return _one_kitchen(params)
     series = model.kitchens_series(params)
     best, last = min(series, key=lambda p: (p.seconds, p.kitchens)), series[-1]
-    step = f"{seconds_text(2 * params.hallway_latency_seconds)} a round"
+    step = f"{format_seconds_precise(2 * params.hallway_latency_seconds)} a round"
     if best.kitchens < k:
         ratio = float(best.speedup)
         title = (

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from gpu_tui.core.kitchen import figures as f
 from gpu_tui.core.kitchen.model import ring_share
+from gpu_tui.core.units import format_time_rough
 
 VECTOR_ADD_BYTES = 12
 """``c = a + b`` in fp32 reads 4 + 4 bytes and writes 4 per element (one FLOP)."""
@@ -161,13 +162,6 @@ def _times(value: Fraction) -> str:
     return f"{float(value):,.0f}×" if value >= 100 else f"{float(value):.2g}×"
 
 
-def _seconds(value: Fraction) -> str:
-    """8.9 ms / 0.32 s — two figures, in ms below a tenth of a second."""
-    if value < Fraction(1, 10):
-        return f"{float(value) * 1000:.2g} ms"
-    return f"{float(value):.2g} s"
-
-
 def onions_comparison() -> str:
     """The onions' headline is one CPU core against a GPU; this is what a whole socket changes."""
     one = one_core_ratio()
@@ -226,6 +220,6 @@ def hallway_real_life() -> str:
         f"A data-parallel step all-reduces every gradient, {f.DDP_AMP_GRADIENT_BYTES} B each "
         "with PyTorch DDP + AMP (fp32 weights); a ring sends 2(K-1)/K of it per GPU: "
         f"{EXAMPLE_PARAMETERS // 10**9}B parameters on {EXAMPLE_GPUS} GPUs send "
-        f"{float(sent / f.GIGA):g} GB each, {_seconds(nvlink)} over NVLink, "
-        f"{_seconds(ethernet)} over 100 GbE."
+        f"{float(sent / f.GIGA):g} GB each, {format_time_rough(nvlink)} over NVLink, "
+        f"{format_time_rough(ethernet)} over 100 GbE."
     )

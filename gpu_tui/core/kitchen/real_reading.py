@@ -11,8 +11,13 @@ from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.real import GEMM_SIZES, HALLWAY_SIZES, RealCheck
-from gpu_tui.core.kitchen.report import duration
-from gpu_tui.core.units import format_bytes_exact, format_times
+from gpu_tui.core.units import (
+    format_bytes_exact,
+    format_seconds_and_long,
+    format_time,
+    format_time_long,
+    format_times,
+)
 
 PENDING, MISSING, NO_GPU = "…", "—", "no GPU"
 KIB, MIB = 1 << 10, 1 << 20
@@ -29,14 +34,6 @@ class Reading:
     """The model's prediction for the scenario as set, in one line."""
     measured: str
     """What this machine's numbers say, in one line ("" until there is something to say)."""
-
-
-def real_time(seconds: float) -> str:
-    """A measured time in the unit it reads best in: 2.87 µs, 17.1 ms, 1.25 s."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds * 1e9:.3g} ns"
 
 
 class _Results:
@@ -60,18 +57,10 @@ class _Results:
 
     def cell(self, result: BenchResult | None, gpu: bool, text: str | None = None) -> str:
         if result is not None:
-            return text or real_time(result.median_seconds)
+            return text or format_time(result.median_seconds)
         if gpu and self.no_gpu:
             return NO_GPU
         return MISSING if self.finished else PENDING
-
-
-def model_time(seconds: float) -> str:
-    """A model time in three figures and the unit it reads best in: 20 s, 31.7 min, 5.56 h."""
-    for unit, size in (("d", 86_400.0), ("h", 3600.0), ("min", 60.0)):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.3g} {unit}"
-    return f"{seconds:,.3g} s"
 
 
 def model_line(params: KitchenParams) -> str:
@@ -88,7 +77,7 @@ def model_line(params: KitchenParams) -> str:
     winner, ratio = ("brigade", chef / brigade) if brigade < chef else ("chef", brigade / chef)
     return (
         f"Model: {winner} {format_times(float(ratio))} faster "
-        f"(chef {model_time(float(chef))} · brigade {model_time(float(brigade))})"
+        f"(chef {format_time_long(float(chef))} · brigade {format_time_long(float(brigade))})"
     )
 
 
@@ -101,9 +90,17 @@ def _onions(params: KitchenParams, got: _Results) -> Reading:
     resident = got.find("reduction", "gpu-resident", True)
     e2e = got.find("reduction", "gpu-end-to-end", True)
     rows = [
-        ("chef: Python loop, one at a time", duration(float(chef)), got.cell(loop, False)),
+        (
+            "chef: Python loop, one at a time",
+            format_seconds_and_long(float(chef)),
+            got.cell(loop, False),
+        ),
         ("chef in C: built-in sum()", "", got.cell(builtin, False)),
-        ("brigade: vectorised, CPU cores", duration(float(brigade)), got.cell(best, False)),
+        (
+            "brigade: vectorised, CPU cores",
+            format_seconds_and_long(float(brigade)),
+            got.cell(best, False),
+        ),
         ("GPU, data already on it", "", got.cell(resident, True)),
         ("GPU end to end (copy, .item())", "", got.cell(e2e, True)),
     ]
@@ -115,7 +112,7 @@ def _onions(params: KitchenParams, got: _Results) -> Reading:
         if e2e:
             slower = e2e.median_seconds > best.median_seconds
             measured += (
-                f"; GPU end to end {real_time(e2e.median_seconds)}, "
+                f"; GPU end to end {format_time(e2e.median_seconds)}, "
                 f"{'slower' if slower else 'faster'} than this CPU"
             )
     rows.append(("speed-up: loop ÷ vectorised", format_times(float(chef / brigade)), speedup))
@@ -158,8 +155,8 @@ def _complex(params: KitchenParams, got: _Results) -> Reading:
         # A GPU's answer costs at least one bare launch; say "less" only when it truly is.
         than = "less" if cpu_at[n] < launch else "more"
         measured = (
-            f"This CPU: GEMM n={n} in {real_time(cpu_at[n])}, {than} than a bare GPU kernel "
-            f"launch alone (~{real_time(launch)})"
+            f"This CPU: GEMM n={n} in {format_time(cpu_at[n])}, {than} than a bare GPU kernel "
+            f"launch alone (~{format_time(launch)})"
         )
     header = ("", "this CPU", "GPU resident", "GPU end to end")
     return Reading(header, tuple(rows), model_line(params), measured)
@@ -207,7 +204,7 @@ def _all_reduce(params: KitchenParams, got: _Results) -> Reading:
     measured = ""
     if small and large:
         measured = (
-            f"This machine's hallway: α ≈ {real_time(small.median_seconds)} per all-reduce, "
+            f"This machine's hallway: α ≈ {format_time(small.median_seconds)} per all-reduce, "
             f"β ≈ {large.value:,.2g} GB/s (bus bandwidth, nccl-tests' definition)"
         )
     header = ("all-reduce, 2 ranks", "time", "busbw")
@@ -221,7 +218,7 @@ def _hallway(params: KitchenParams, got: _Results) -> Reading:
         cells = []
         for direction in ("h2d", "d2h"):
             r = got.find("transfer", f"{direction}-pinned", True, bytes=size)
-            shown = f"{real_time(r.median_seconds)} · {r.value:,.2g} GB/s" if r else None
+            shown = f"{format_time(r.median_seconds)} · {r.value:,.2g} GB/s" if r else None
             cells.append(got.cell(r, True, shown))
         rows.append((label, *cells))
     small = got.find("transfer", "h2d-pinned", True, bytes=TRANSFER_SIZES[0])
@@ -229,7 +226,7 @@ def _hallway(params: KitchenParams, got: _Results) -> Reading:
     measured = ""
     if small and large:
         measured = (
-            f"This machine's PCIe: α ≈ {real_time(small.median_seconds)} per copy, "
+            f"This machine's PCIe: α ≈ {format_time(small.median_seconds)} per copy, "
             f"β ≈ {large.value:,.1f} GB/s"
         )
     header = ("pinned copy", "host → GPU", "GPU → host")

@@ -7,7 +7,7 @@ from fractions import Fraction
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import SPECS, KitchenParams, json_number
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
-from gpu_tui.core.units import format_precise, format_times
+from gpu_tui.core.units import format_precise, format_seconds_and_long, format_times
 
 SCHEMA_VERSION = 1
 
@@ -63,15 +63,6 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
     return report
 
 
-def duration(seconds: float) -> str:
-    """Seconds, with minutes / hours / days beside them once those read better."""
-    text = f"{format_precise(seconds)} s"
-    for unit, size in (("d", 86_400.0), ("h", 3600.0), ("min", 60.0)):
-        if seconds >= 2 * size:
-            return f"{text} ({seconds / size:,.3g} {unit})"
-    return text
-
-
 def _value(key: str, value: object) -> str:
     unit = SPECS[key].unit
     shown = format_precise(float(value)) if isinstance(value, (int, float)) else str(value)
@@ -90,9 +81,13 @@ def render_text(report: dict[str, object]) -> str:
     if isinstance(phases, list):
         rows += _phase_rows(phases)
     results: list[tuple[str, str, str]] = [
-        ("chef", duration(_f(report, "chef_seconds")), "one master chef"),
-        ("brigade", duration(_f(report, "brigade_seconds")), "exact conveyor time"),
-        ("roofline", duration(_f(report, "brigade_roofline_seconds")), "perfect-overlap bound"),
+        ("chef", format_seconds_and_long(_f(report, "chef_seconds")), "one master chef"),
+        ("brigade", format_seconds_and_long(_f(report, "brigade_seconds")), "exact conveyor time"),
+        (
+            "roofline",
+            format_seconds_and_long(_f(report, "brigade_roofline_seconds")),
+            "perfect-overlap bound",
+        ),
         (
             "speed-up",
             format_times(_f(report, "speedup")),
@@ -105,7 +100,9 @@ def render_text(report: dict[str, object]) -> str:
         text = f"{format_precise(float(w))} tasks" if isinstance(w, int) else "none"
         results.append(("crossover", text, "brigade wins from here (one wave)"))
     if "hybrid_seconds" in report:
-        results.append(("chef + brigade", duration(_f(report, "hybrid_seconds")), "hybrid"))
+        results.append(
+            ("chef + brigade", format_seconds_and_long(_f(report, "hybrid_seconds")), "hybrid")
+        )
         results.append(("hybrid gain", format_times(_f(report, "hybrid_speedup")), "over the chef"))
         amdahl = f"Amdahl with serial share {_f(report, 'serial_share'):.1%}"
         results.append(("Amdahl", format_times(_f(report, "amdahl_speedup")), amdahl))
@@ -116,7 +113,7 @@ def render_text(report: dict[str, object]) -> str:
             results.append(
                 (
                     f"K = {point['kitchens']}",
-                    duration(point["seconds"]),
+                    format_seconds_and_long(point["seconds"]),
                     f"{format_times(point['speedup'])} vs one kitchen{mark}",
                 )
             )

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from gpu_tui.core.monitor.history import History, Series
+from gpu_tui.core.units import format_axis_ago
 
 WINDOWS: tuple[int | None, ...] = (60, 300, 900, 3600, None)
 """What ``z`` cycles through, in seconds of sampling; ``None``: everything kept."""
@@ -29,20 +30,6 @@ def window_name(seconds: int | None) -> str:
     return f"{seconds // 3600} h" if seconds % 3600 == 0 else f"{seconds // 60} min"
 
 
-def duration(seconds: float) -> str:
-    """A span in the units people use for it: ``45 s``, ``12 min``, ``2 h 05 min``, ``3 d 4 h``."""
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min"
-    hours, minutes = divmod(whole // 60, 60)
-    if hours < 24:
-        return f"{hours} h {minutes:02d} min" if minutes else f"{hours} h"
-    days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h" if hours else f"{days} d"
-
-
 def kept_ms(history: History) -> float:
     """How much sampling time the history holds, oldest coarse bucket to the newest tick."""
     with history.locked():
@@ -57,19 +44,6 @@ def window_ms(seconds: int | None, history: History) -> int:
     kept = kept_ms(history) / 1000
     step = next((s for s in ALL_STEPS if s >= kept), None)
     return 1000 * (step if step is not None else 604800 * math.ceil(kept / 604800))
-
-
-def _ago(seconds: int) -> str:
-    if seconds >= 86400:
-        days, rest = divmod(seconds, 86400)
-        return f"-{days}d" if rest < 3600 else f"-{days}d{rest // 3600}h"
-    if seconds >= 3600:
-        hours, rest = divmod(seconds, 3600)
-        return f"-{hours}h" if rest == 0 else f"-{hours}h{rest // 60:02d}"
-    if seconds >= 60:
-        minutes, rest = divmod(seconds, 60)
-        return f"-{minutes}m" if rest == 0 else f"-{minutes}m{rest:02d}"
-    return f"-{seconds}s"
 
 
 @lru_cache(maxsize=64)  # asked for every graph every tick; the same few each time
@@ -94,7 +68,7 @@ def axis_row(window: int, width: int) -> str:
     position = -1
     ticks = [step * k for k in range(int(window / 1000 // step), 0, -1)]
     for seconds in ticks:  # oldest first, so the left end is labelled when it is a tick
-        label = _ago(seconds)
+        label = format_axis_ago(seconds)
         at = width - round(seconds * columns_per_second)
         if at > position and at + len(label) <= free:
             row[at : at + len(label)] = label

@@ -15,6 +15,7 @@ from gpu_tui.core.bench import build_plan, estimate_seconds
 from gpu_tui.core.bench.result_text import GPU_ADDS
 from gpu_tui.core.bench.suites import CATALOG, DEFAULT_BUDGET_SECONDS, SUITES, HostSpeed
 from gpu_tui.core.comm import plan as comm_plan
+from gpu_tui.core.units import format_about
 from gpu_tui.ui.bench.bench_list import BenchList
 
 BUDGET_STEPS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
@@ -22,10 +23,6 @@ GPU_ONLY = frozenset({"transfer"})
 NICE = 10
 """The worker runs at nice 10: while it saturates every core, the UI (nice 0) still gets the
 CPU the moment a key arrives, and the worker loses only what the UI really uses."""
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 class BenchChooser(Widget, can_focus=False):
@@ -144,11 +141,11 @@ class BenchChooser(Widget, can_focus=False):
             copies = " + copies" if comm.get("copies") and comm["device"] == "cuda" else ""
             text.append(f"\n{len(comm['operations'])} collectives{copies}, {comm['nproc']} ")
             text.append(f"{comm['device']} ranks ({comm['backend']}), about ")
-            text.append(_duration(self.estimate()), "bold")
+            text.append(format_about(self.estimate()), "bold")
             text.append("\nr runs · Esc stops\n")
         elif chosen:
             text.append(f"\n{len(chosen)} of {len(CATALOG)} benchmarks, about ", "")
-            text.append(_duration(self.estimate()), "bold")
+            text.append(format_about(self.estimate()), "bold")
             text.append("\nr runs · Esc stops\n")
         else:
             text.append("\nNothing chosen: space selects a benchmark\n")

@@ -10,14 +10,10 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
+from gpu_tui.core.units import format_clock
 from gpu_tui.ui.bench.run_tracker import RunTracker
 
 MIN_BAR = 6
-
-
-def _clock(seconds: float) -> str:
-    whole = round(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 class RunProgress(Widget):
@@ -78,14 +74,14 @@ class RunProgress(Widget):
         now = time.monotonic()
         overall, eta = tracker.overall(now), tracker.eta(now)
         step = f"{tracker.index + 1}/{tracker.total} " if tracker.total else ""
-        right = f" {overall:4.0%}  ETA {_clock(eta)}  Esc stops"
+        right = f" {overall:4.0%}  ETA {format_clock(eta)}  Esc stops"
         left = _fit(f"● {step}{tracker.current or 'starting'}", width - len(right) - 1 - MIN_BAR)
         text = Text(left, self._style("run-progress--state"))
         text.append(" ")
         text.append_text(self._bar(overall, max(MIN_BAR, width - len(left) - len(right) - 1)))
         text.append(right)
         text.append("\n")
-        # On a GPU the live NVML line (issue #5 §2) comes before the label, so throttling is
+        # On a GPU the live NVML line comes before the label, so throttling is
         # visible while it happens: "SM 1980 MHz · 612/700 W · 64 °C · power cap".
         within = tracker.within(now)
         gpu, reading = tracker.gpu or ("", None)

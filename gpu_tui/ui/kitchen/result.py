@@ -7,8 +7,7 @@ from rich.text import Text
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.headline import Headline, winner
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.report import duration
-from gpu_tui.core.units import format_times
+from gpu_tui.core.units import format_seconds_and_long, format_times
 
 
 def contenders(params: KitchenParams, head: Headline) -> str:
@@ -31,7 +30,8 @@ def result_text(
     )
     if hint:
         text.append(f" {hint}", "bold")
-    times_line = f"chef {duration(float(chef))} · brigade {duration(float(brigade))}"
+    chef_time, brigade_time = (format_seconds_and_long(float(t)) for t in (chef, brigade))
+    times_line = f"chef {chef_time} · brigade {brigade_time}"
     who, ratio = winner(params)
     if not head.title.startswith(who):  # the headline compares something else: say this too
         times_line += (

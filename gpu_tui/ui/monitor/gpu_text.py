@@ -33,7 +33,8 @@ def readings(gpu: GpuSample) -> dict[str, str]:
     return {
         "util": format_reading(gpu.utilization_percent, "3.0f", "%"),
         "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
-        "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB",
+        "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB"
+        + reserved_text(gpu.memory_reserved_bytes),
         "temp": f"{format_reading(gpu.temperature_c)}/"
         f"{format_reading(gpu.temperature_slowdown_c)} °C",
         "power": f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
@@ -41,6 +42,14 @@ def readings(gpu: GpuSample) -> dict[str, str]:
         "mclk": f"{format_reading(gpu.memory_clock_mhz)}/"
         f"{format_reading(gpu.memory_clock_max_mhz)} MHz",
     }
+
+
+def reserved_text(reserved: Maybe[int]) -> str:
+    """What the driver keeps for itself, apart from *used* as nvidia-smi counts it (shown only
+    when there is some: a driver without ``_v2`` memory counts it as used)."""
+    if isinstance(reserved, Unknown) or reserved <= 0:
+        return ""
+    return f", {gib(reserved)} driver-reserved"
 
 
 def links_text(gpu: GpuSample) -> str:

@@ -15,7 +15,7 @@ from textual.message import Message
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
-from gpu_tui.core.units import format_bytes_short
+from gpu_tui.core.units import format_bytes_short, format_ps_elapsed
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 SORT_KEYS = ("vram", "sm", "cpu", "pid", "gpu")
@@ -76,17 +76,6 @@ def _value(value: Maybe[float] | Maybe[int]) -> float | None:
     return None if isinstance(value, Unknown) else float(value)
 
 
-def elapsed_text(seconds: float) -> str:
-    """Time since a process started, as ps prints it: ``05:07``, ``3:05:07``, ``2-03:05``."""
-    whole = max(0, int(seconds))
-    minutes, secs = divmod(whole, 60)
-    hours, minutes = divmod(minutes, 60)
-    days, hours = divmod(hours, 24)
-    if days:
-        return f"{days}-{hours:02d}:{minutes:02d}"
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
 def _row(slot: int, process: GpuProcess, now: float) -> ProcessRow:
     vram, sm, cpu = (
         _value(process.used_memory_bytes),
@@ -112,7 +101,7 @@ def _row(slot: int, process: GpuProcess, now: float) -> ProcessRow:
         "–" if sm is None else f"{sm:.0f}%",
         "–" if cpu is None else f"{cpu:.1f}" if cpu < 100 else f"{cpu:.0f}",
         "–" if rss is None else format_bytes_short(rss),
-        "–" if started is None else elapsed_text(now - started),
+        "–" if started is None else format_ps_elapsed(now - started),
         command,
     )
     return ProcessRow(slot, process.pid, vram, sm, cpu, cells, why is not None)

@@ -112,7 +112,9 @@ def test_cpu_bandwidth_arrays_are_sized_as_the_worker_sizes_them() -> None:
 
 
 def test_every_planned_measurement_has_an_expected_time() -> None:
-    for name in ("quick", "full"):
+    names = ("quick", "full")
+    assert all(suites.build_plan(name)["benchmarks"] for name in names), "a suite plans nothing"
+    for name in names:
         for spec in suites.build_plan(name)["benchmarks"]:
             for kind in ("cpu", "gpu"):
                 points = suites.task_points(spec, kind, 0.25, VM)

@@ -13,7 +13,7 @@ from gpu_tui.core.bench.gpu_match import identities, match
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.bench.telemetry import Reading, Telemetry, summarise, warning
-from gpu_tui.testing.fake_nvml import FakeNvml
+from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import (
     H200_UUID,
     cuda_device,
@@ -28,7 +28,6 @@ H200_BUS = "00000000:03:00.0"
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GPU_TUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("GPU_TUI_BENCH_FAULT", raising=False)
     return tmp_path / "data"
 
 

@@ -104,6 +104,7 @@ def test_report_with_a_measured_rate_prices_a_tflop_hour() -> None:
 
 
 def test_every_reference_price_carries_a_date_and_a_source() -> None:
+    assert REFERENCE_PRICES, "there must be reference prices to check"
     for price in REFERENCE_PRICES:
         assert price.date[:4] == "2026"
         assert price.source

@@ -40,6 +40,7 @@ def test_three_why_gpus_cards_with_numbers_and_sources() -> None:
 
 
 def test_every_price_has_a_date_a_source_and_a_sane_value() -> None:
+    assert PRICES, "there must be prices to check"
     for row in PRICES:
         assert row.date
         assert row.source.url.startswith("https://")

@@ -75,6 +75,7 @@ def knob_corners(scenario: Scenario) -> list[KitchenParams]:
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_at_every_knob_end_both_clocks_fit_the_chef_side_and_never_read_zero(name: str) -> None:
+    assert knobs_for(SCENARIOS[name]), f"{name}: there must be knobs to turn to their ends"
     for params in knob_corners(SCENARIOS[name]):
         chef_end, brigade_end = ends(params)
         clock = race_clock(chef_end, brigade_end)

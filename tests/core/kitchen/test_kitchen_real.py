@@ -24,9 +24,7 @@ from gpu_tui.core.kitchen.real_reading import (
     NO_GPU,
     PENDING,
     model_line,
-    model_time,
     read,
-    real_time,
 )
 from gpu_tui.core.kitchen.scenarios import SCENARIOS
 
@@ -233,18 +231,3 @@ def test_hallways_read_latency_and_rate_from_an_all_reduce() -> None:
         model_line(scaling)
         == "Model: 32 kitchens run at 1.85× the speed of one; 8 are best (3.77×)"
     )
-
-
-def test_time_formats() -> None:
-    assert [real_time(s) for s in (1.25, 0.0171, 2.87e-6, 5e-9)] == [
-        "1.25 s",
-        "17.1 ms",
-        "2.87 µs",
-        "5 ns",
-    ]
-    assert [model_time(s) for s in (20.0, 1900.0, 20_000.0, 200_000.0)] == [
-        "20 s",
-        "31.7 min",
-        "5.56 h",
-        "2.31 d",
-    ]

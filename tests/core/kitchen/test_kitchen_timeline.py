@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from fractions import Fraction
 from itertools import pairwise
 
@@ -31,15 +32,17 @@ def cook_state(spans: list[TaskSpan], t: Fraction) -> str:
     return "waiting"
 
 
-def brute_counts(
+def brute_states(
     by_cook: list[list[TaskSpan]], launch: Fraction, t: Fraction, tasks: int
-) -> CookCounts:
+) -> list[str]:
     # The whole brigade listens to the briefing, even cooks that will get no task; a kitchen
     # with no tasks at all (more kitchens than tasks) has no briefing and stands finished.
     if t < launch and tasks:
-        states = ["briefing"] * len(by_cook)
-    else:
-        states = [cook_state(spans, t) for spans in by_cook]
+        return ["briefing"] * len(by_cook)
+    return [cook_state(spans, t) for spans in by_cook]
+
+
+def tally(states: list[str]) -> CookCounts:
     return CookCounts(
         len(states), *(states.count(k) for k in ("briefing", "cooking", "waiting", "finished"))
     )
@@ -76,23 +79,30 @@ def test_state_at_agrees_with_the_task_list(args: tuple, squad: int) -> None:  #
     line = ConveyorTimeline(w, n, d, c, launch)
     spans = [line.task(j) for j in range(w)]
     by_cook = [[spans[j] for j in line.tasks_of_cook(i)] for i in range(n)]
+    # Sorted, so that how many happened by t is one bisect rather than a count of all w tasks.
+    starts, ends = sorted(s.start for s in spans), sorted(s.end for s in spans)
+    arrivals = sorted(s.arrives for s in spans)
     events = sorted({Fraction(0), launch} | {x for s in spans for x in (s.arrives, s.start, s.end)})
+    # One probe inside every stretch between events (state is constant there), one after the end.
     probes = [(a + b) / 2 for a, b in pairwise(events)] + [events[-1] + 1]
+    assert len(probes) == len(events), "every stretch between events must be probed"
     for t in probes:
         state = line.state_at(float(t))
-        assert state.started == sum(s.start <= t for s in spans)
-        assert state.done == sum(s.end <= t for s in spans)
-        assert state.delivered == (sum(s.arrives <= t for s in spans) if t >= launch else 0)
-        assert state.counts == brute_counts(by_cook, launch, t, w)
+        assert state.started == bisect_right(starts, t)
+        assert state.done == bisect_right(ends, t)
+        assert state.delivered == (bisect_right(arrivals, t) if t >= launch else 0)
+        states = brute_states(by_cook, launch, t, w)  # each cook's state, worked out once
+        assert state.counts == tally(states)
         squads = line.squads_at(float(t), size=squad)
-        expected = [brute_counts(by_cook[i : i + squad], launch, t, w) for i in range(0, n, squad)]
-        assert squads == expected
+        assert squads == [tally(states[i : i + squad]) for i in range(0, n, squad)]
         assert sum(q.cooking for q in squads) == state.counts.cooking
         assert sum(q.cooks for q in squads) == n
 
 
 def test_squad_window_is_a_slice_of_all_squads() -> None:
     line = ConveyorTimeline(5000, 1000, Fraction(3), Fraction(1, 100), Fraction(2))
+    # 1000 cooks in squads of 32: squads 7-11 lie inside, so the slices compared are not empty.
+    assert len(line.squads_at(0.0)) == -(-1000 // 32) >= 12
     for t in (0.0, 2.5, 10.0, 31.7, 100.0):
         assert line.squads_at(t, first=7, count=5) == line.squads_at(t)[7:12]
         assert line.counts(t, 7 * 32, 5 * 32) == CookCounts(
