@@ -119,16 +119,16 @@ async def test_2_and_the_rows_draw_what_textual_draws() -> None:
         whole = Region(0, 0, *rows.outer_size)
         assert cells(rows.render_lines(whole)) == cells(internals.textual_lines(rows, whole)), (
             "RowsWidget.render_lines no longer draws what Textual's Widget.render_lines draws "
-            "(textual_internals entries 1-3, 5)"
+            "(textual_internals entries 1-4)"
         )
 
         strips = internals.screen_strips(app.screen)
-        assert len(strips) == 14, "Screen._compositor.render_strips() changed (entry 8)"
-        assert "GPU 0" in "".join(s.text for s in strips), "Compositor.render_strips (entry 8)"
-        internals.screen_update(app.screen)  # Screen._on_timer_update (entry 8)
+        assert len(strips) == 14, "Screen._compositor.render_strips() changed (entry 7)"
+        assert "GPU 0" in "".join(s.text for s in strips), "Compositor.render_strips (entry 7)"
+        internals.screen_update(app.screen)  # Screen._on_timer_update (entry 7)
 
 
-def test_5_textual_filters_change_one_style_at_a_time() -> None:
+def test_4_textual_filters_change_one_style_at_a_time() -> None:
     background = Color(10, 20, 30)
     segments = [
         Segment("a", Style(color="#ff0000", bgcolor="#0000ff", bold=True)),
@@ -143,27 +143,27 @@ def test_5_textual_filters_change_one_style_at_a_time() -> None:
         alone = [Segment(seg.text, finish(seg.style or Style.null())) for seg in segments]
         assert cells([whole]) == cells([Strip(alone)]), (
             f"textual.filter.{kind.__name__} no longer changes each segment's style by itself: "
-            "take it out of textual_internals.STYLE_FILTERS (entry 5)"
+            "take it out of textual_internals.STYLE_FILTERS (entry 4)"
         )
 
 
-def test_6_the_footer_items_are_still_in_textual_widgets_footer() -> None:
+def test_5_the_footer_items_are_still_in_textual_widgets_footer() -> None:
     for kind in (internals.FooterKey, internals.FooterLabel, internals.KeyGroup):
-        assert issubclass(kind, Widget), f"textual.widgets._footer.{kind.__name__} (entry 6)"
+        assert issubclass(kind, Widget), f"textual.widgets._footer.{kind.__name__} (entry 5)"
     assert "FooterKey(" in inspect.getsource(Footer.compose), (
-        "Footer.compose no longer yields textual.widgets._footer.FooterKey (entry 6)"
+        "Footer.compose no longer yields textual.widgets._footer.FooterKey (entry 5)"
     )
 
 
-def test_7_input_turns_keys_into_text_in_on_key() -> None:
+def test_6_input_turns_keys_into_text_in_on_key() -> None:
     handler = Input.__dict__.get("_on_key")
-    assert handler is not None, "Input._on_key is gone: Field's override is not called (entry 7)"
-    assert inspect.iscoroutinefunction(handler), "Input._on_key is no longer async (entry 7)"
-    assert params(handler) == ["self", "event"], "Input._on_key(event) changed (entry 7)"
+    assert handler is not None, "Input._on_key is gone: Field's override is not called (entry 6)"
+    assert inspect.iscoroutinefunction(handler), "Input._on_key is no longer async (entry 6)"
+    assert params(handler) == ["self", "event"], "Input._on_key(event) changed (entry 6)"
 
 
-def test_8_the_screen_internals_tests_and_benchmarks_use() -> None:
-    assert params(Screen._on_timer_update) == ["self"], "Screen._on_timer_update (entry 8)"
+def test_7_the_screen_internals_tests_and_benchmarks_use() -> None:
+    assert params(Screen._on_timer_update) == ["self"], "Screen._on_timer_update (entry 7)"
     assert params(_compositor.Compositor.render_strips)[:1] == ["self"], (
-        "Compositor.render_strips (entry 8)"
+        "Compositor.render_strips (entry 7)"
     )

@@ -86,7 +86,7 @@ class Field(Input):
         await super().action_submit()
 
     async def _on_key(self, event: events.Key) -> None:
-        # Input's private key handler (see ``textual_internals``, entry 7)
+        # Input's private key handler (see ``textual_internals``, entry 6)
         if self.editing:
             if event.key == "escape":
                 self.editing = False  # and the view's Esc (to its results, or close) still runs

@@ -6,9 +6,9 @@ changes it. The list, with why each is used and what breaks if Textual changes i
 
 1. ``Widget.render_lines(crop)``, the method Textual's compositor calls for the lines of each
    widget it repaints (the documented Line API is ``render_line``; ``render_lines`` wraps it in
-   the border, padding and effects through ``Widget._styles_cache``). ``RowsWidget`` and
-   ``BackgroundOnly`` override it to save the Monitor CPU; ``textual_lines`` calls Textual's own.
-   If the compositor stops calling it the overrides are bypassed (correct, only slower); if its
+   the border, padding and effects through ``Widget._styles_cache``). ``RowsWidget``
+   overrides it to save the Monitor CPU; ``textual_lines`` calls Textual's own. If the
+   compositor stops calling it the override is bypassed (correct, only slower); if its
    signature changes, drawing fails.
 2. ``Widget.render_lines`` reads ``widget.get_line_filters()`` on every call and applies the
    filters last, to whole lines. ``unfiltered_lines`` relies on that to draw a line without the
@@ -18,18 +18,17 @@ changes it. The list, with why each is used and what breaks if Textual changes i
    and hatch (``ROW_EFFECTS``; also link hover styles, which the Monitor's rows never have).
    ``plain_styles`` says whether a widget has none of them; only then do the overrides take
    their shortcuts. If Textual adds an effect, the shortcuts would draw without it.
-4. (none: the containers no longer override how Textual draws their background).
-5. Textual's own line filters (``STYLE_FILTERS``) change each segment's style by itself,
+4. Textual's own line filters (``STYLE_FILTERS``) change each segment's style by itself,
    whatever the segments around it: ``style_filter`` applies them to a handful of styles once
    instead of to every repainted line. A filter that starts looking at whole lines would be
    applied wrongly.
-6. ``textual.widgets._footer``: ``FooterKey``, ``FooterLabel`` and ``KeyGroup``, the footer's
+5. ``textual.widgets._footer``: ``FooterKey``, ``FooterLabel`` and ``KeyGroup``, the footer's
    items, not exported by name; ``KeysFooter`` sorts them to fit its width. A rename breaks the
    import; a new kind of item is kept whole, never cut.
-7. ``Input._on_key``, the handler that turns a key into text: ``Field`` overrides it to decide
+6. ``Input._on_key``, the handler that turns a key into text: ``Field`` overrides it to decide
    first whether a key is text or a binding. If it is renamed, typing in a field can trigger a
    binding again.
-8. ``Screen._compositor.render_strips()`` (what the terminal shows, for tests) and
+7. ``Screen._compositor.render_strips()`` (what the terminal shows, for tests) and
    ``Screen._on_timer_update`` (the screen's repaint pass, timed by ``scripts/bench_tick.py``):
    ``screen_strips`` and ``screen_update``. Only tests and benchmarks break.
 """
@@ -67,7 +66,7 @@ ROW_EFFECTS = ("opacity", "text_opacity", "tint", "outline", "hatch")
 each. The test compares this with the names the styles cache reads."""
 
 STYLE_FILTERS = (ANSIToTruecolor, DimFilter, Monochrome, NoColor)
-"""Textual's own line filters: each changes every segment's style by itself (entry 5)."""
+"""Textual's own line filters: each changes every segment's style by itself (entry 4)."""
 
 
 def textual_lines(widget: Widget, crop: Region) -> list[Strip]:
@@ -108,7 +107,7 @@ def _unchanged(style: Style) -> Style:
 
 
 def style_filter(filters: Sequence[LineFilter], background: Color) -> Callable[[Style], Style]:
-    """``filters`` as a change of one style, when they are all ``STYLE_FILTERS`` (entry 5);
+    """``filters`` as a change of one style, when they are all ``STYLE_FILTERS`` (entry 4);
     else ValueError (a filter of another kind may look at a whole line)."""
     if not all(type(line_filter) in STYLE_FILTERS for line_filter in filters):
         raise ValueError("only Textual's own line filters change one style at a time")
@@ -125,10 +124,10 @@ def style_filter(filters: Sequence[LineFilter], background: Color) -> Callable[[
 
 
 def screen_strips(screen: Screen[object]) -> list[Strip]:
-    """What the terminal shows for ``screen``, line by line (entry 8; tests)."""
+    """What the terminal shows for ``screen``, line by line (entry 7; tests)."""
     return screen._compositor.render_strips()
 
 
 def screen_update(screen: Screen[object]) -> None:
-    """The screen's repaint pass, as its update timer runs it (entry 8; benchmarks)."""
+    """The screen's repaint pass, as its update timer runs it (entry 7; benchmarks)."""
     screen._on_timer_update()
