@@ -463,14 +463,15 @@ async def test_what_it_measured_scrolls_by_keyboard_and_says_so(data_dir: Path) 
         await pilot.pause()
         box = pane.query_one("#bench-detail-box", ReadingBox)
         assert box.overflows  # 5 lines of room at 80×24
-        assert box.border_subtitle == "↓ more: Tab, then ↓"
+        # the hint follows the box's size, after the refresh that laid it out
+        hinted = lambda text: lambda: box.border_subtitle == text  # noqa: E731
+        await until(pilot, hinted("↓ more: Tab, then ↓"), "the hint to scroll")
         await pilot.press("tab")
         assert app.focused is box
-        assert box.border_subtitle == "↑↓ PgUp PgDn · Shift+Tab back"
+        await until(pilot, hinted("↑↓ PgUp PgDn · Shift+Tab back"), "the keys to scroll")
         await pilot.press("end")
-        await pilot.pause()
-        assert box.scroll_y == box.max_scroll_y
-        assert box.border_subtitle == "end · Shift+Tab back"
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y, "the end of the box")
+        await until(pilot, hinted("end · Shift+Tab back"), "the hint at the end")
         await pilot.press("shift+tab")
         assert app.focused is pane.query_one(ResultsTable)
 

@@ -12,6 +12,7 @@ from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
 from tests.fakes.fake_nvml import FakeNvml
+from tests.polling import until
 
 
 def table_rows(app: GpuTuiApp) -> list[tuple[str, str]]:
@@ -188,12 +189,13 @@ async def test_a_long_explanation_scrolls_by_keyboard_at_80x24(
         await pilot.pause()
         box = app.query_one("#spec-explain-box", ReadingBox)
         assert box.overflows
-        assert box.border_subtitle == "↓ more: Tab, then ↓"
+        # the hint follows the box's size, after the refresh that laid it out
+        hinted = lambda text: lambda: box.border_subtitle == text  # noqa: E731
+        await until(pilot, hinted("↓ more: Tab, then ↓"), "the hint to scroll")
         await pilot.press("tab")
         assert app.focused is box
         await pilot.press("pagedown", "pagedown", "pagedown")
-        await pilot.pause()
-        assert box.scroll_y == box.max_scroll_y
-        assert box.border_subtitle == "end · Shift+Tab back"
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y, "the end of the box")
+        await until(pilot, hinted("end · Shift+Tab back"), "the hint at the end")
         await pilot.press("shift+tab")
         assert app.focused is app.query_one("#spec-table")
