@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from gpu_tui.core import ending
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import messages
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.store import RunOutput
 from gpu_tui.core.errors import UsageError
@@ -77,31 +77,33 @@ class Progress:
         except (OSError, ValueError):
             self.gone = True
 
-    def show(self, message: m.Message) -> None:
-        if isinstance(message, m.Progress):
+    def show(self, message: messages.Message) -> None:
+        if isinstance(message, messages.Progress):
             self.step = (message.index, message.total)
             if not self.tty:
                 self.say(
                     f"[{message.index + 1}/{message.total}] {message.benchmark} on {message.device}"
                 )
-        elif isinstance(message, m.Heartbeat) and self.tty:
+        elif isinstance(message, messages.Heartbeat) and self.tty:
             done, total = self.step
             fraction = (done + message.fraction) / max(total, 1)
             bar = "#" * int(fraction * 20)
             elapsed = time.monotonic() - self.start
             line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
             self._write(line[: 100 + len("\r\x1b[K")])
-        elif isinstance(message, m.Telemetry):
+        elif isinstance(message, messages.Telemetry):
             shown = message.line()
             self.gpu = f"{shown[0]} | " if shown else ""
-        elif isinstance(message, m.Status):
+        elif isinstance(message, messages.Status):
             self.say(message.message)
-        elif isinstance(message, m.SaveFailed):
+        elif isinstance(message, messages.RunWarning):
+            self.say(f"warning: {message.text}")
+        elif isinstance(message, messages.SaveFailed):
             self.say(f"warning: {message.message}; the run goes on")
-        elif isinstance(message, m.BenchError) and message.kind not in USAGE_KINDS:
+        elif isinstance(message, messages.BenchError) and message.kind not in USAGE_KINDS:
             # (a usage problem is said once, as the command's error line)
             self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
-        elif isinstance(message, m.Finished):
+        elif isinstance(message, messages.Finished):
             if self.tty:
                 self._write("\r\x1b[K")
             if message.status == "cancelled":
@@ -110,7 +112,7 @@ class Progress:
 
 def run_to_the_end(
     runner: BenchRunner, progress: Progress, outputs: Sequence[RunOutput]
-) -> tuple[m.Finished, Stopper]:
+) -> tuple[messages.Finished, Stopper]:
     """Drive ``runner`` until its run ends, a signal stopping it as :class:`Stopper` says. A
     run the command line made impossible (a device that is not there, a plan the worker
     refused) closes ``outputs`` and is a :class:`UsageError`: one line, exit 2."""
@@ -127,7 +129,7 @@ def run_to_the_end(
 
 
 def exit_status(
-    runner: BenchRunner, progress: Progress, stopper: Stopper, finished: m.Finished
+    runner: BenchRunner, progress: Progress, stopper: Stopper, finished: messages.Finished
 ) -> int:
     """Say where the run was saved and which outputs failed, and the exit code: 128 + the
     signal that stopped it, 130 when cancelled, 1 when anything failed, else 0."""

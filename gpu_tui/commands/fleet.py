@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(snapshot_json(snapshot), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     else:
-        from gpu_tui.core.fleet.text import fleet_lines
+        from gpu_tui.core.fleet.gpu_lines import fleet_lines
 
         sys.stdout.write("\n".join(fleet_lines(snapshot, time.time())) + "\n")
     return 0

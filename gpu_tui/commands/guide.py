@@ -59,8 +59,7 @@ def checked(parse: Callable[[str], T]) -> Callable[[str], T]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The ranges live in the core, next to the arithmetic they keep finite.
-    from gpu_tui.core.guide import cost as c
-    from gpu_tui.core.guide import fit as f
+    from gpu_tui.core.guide import cost, fit
     from gpu_tui.core.guide.shapes import model_names, parse_params
 
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -73,51 +72,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     mode.add_argument("--cost", action="store_true", help="cloud vs on-prem for one GPU")
     parser.add_argument("--json", action="store_true", help="print JSON (schema_version 1)")
-    fit = parser.add_argument_group("will it fit (--fit)")
+    fit_options = parser.add_argument_group("will it fit (--fit)")
     dtypes = ("fp32", "bf16", "fp16", "fp8", "int4")
-    fit.add_argument("--dtype", choices=dtypes, help="weight format (default bf16)")
-    fit.add_argument(
+    fit_options.add_argument("--dtype", choices=dtypes, help="weight format (default bf16)")
+    fit_options.add_argument(
         "--kv-dtype", choices=dtypes, help="KV-cache format (default: as weights; bf16 for int4)"
     )
-    fit.add_argument(
+    fit_options.add_argument(
         "--context",
-        type=checked(f.CONTEXT.parse_whole),
+        type=checked(fit.CONTEXT.parse_whole),
         metavar="N",
-        help=f"tokens per sequence, 0 to {f.MAX_CONTEXT:,} (default {f.DEFAULT_CONTEXT})",
+        help=f"tokens per sequence, 0 to {fit.MAX_CONTEXT:,} (default {fit.DEFAULT_CONTEXT})",
     )
-    fit.add_argument(
+    fit_options.add_argument(
         "--batch",
-        type=checked(f.BATCH.parse_whole),
+        type=checked(fit.BATCH.parse_whole),
         metavar="N",
-        help=f"sequences at once, 1 to {f.MAX_BATCH:,} (default {f.DEFAULT_BATCH})",
+        help=f"sequences at once, 1 to {fit.MAX_BATCH:,} (default {fit.DEFAULT_BATCH})",
     )
-    cost = parser.add_argument_group("cloud vs on-prem (--cost); defaults: a worked H100 example")
-    cost.add_argument(
+    cost_options = parser.add_argument_group(
+        "cloud vs on-prem (--cost); defaults: a worked H100 example"
+    )
+    cost_options.add_argument(
         "--cloud-price",
-        type=checked(c.PRICE.parse),
+        type=checked(cost.PRICE.parse),
         metavar="USD",
         help="cloud $/GPU-hour (default: four reference prices, late 2026)",
     )
-    cost.add_argument("--price-date", metavar="DATE", help="when --cloud-price was seen")
-    cost.add_argument(
+    cost_options.add_argument("--price-date", metavar="DATE", help="when --cloud-price was seen")
+    cost_options.add_argument(
         "--utilization",
-        type=checked(c.UTILIZATION.parse),
+        type=checked(cost.UTILIZATION.parse),
         metavar="U",
         help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90%%)",
     )
-    cost.add_argument(
+    cost_options.add_argument(
         "--measured-tflops",
-        type=checked(c.MEASURED_TFLOPS.parse),
+        type=checked(cost.MEASURED_TFLOPS.parse),
         metavar="T",
         help="a measured TFLOP/s, for $/TFLOP-hour",
     )
-    cost.add_argument("--measured-source", metavar="TEXT", help="where --measured-tflops came from")
-    defaults = c.CostInputs()
+    cost_options.add_argument(
+        "--measured-source", metavar="TEXT", help="where --measured-tflops came from"
+    )
+    defaults = cost.CostInputs()
     for flag, (field, text) in _COST_FLAGS.items():
-        limit = c.INPUT_LIMITS[field]
+        limit = cost.INPUT_LIMITS[field]
         kind = limit.parse_whole if limit.whole else limit.parse
         help_text = f"{text} (default {getattr(defaults, field):g})"
-        cost.add_argument(flag, dest=field, type=checked(kind), metavar="X", help=help_text)
+        cost_options.add_argument(flag, dest=field, type=checked(kind), metavar="X", help=help_text)
 
 
 def _refuse_other_mode(args: argparse.Namespace, names: tuple[str, ...], mode: str) -> None:
@@ -139,23 +142,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_fit(args: argparse.Namespace) -> int:
     from gpu_tui.core.devices import discover
-    from gpu_tui.core.guide import fit as f
+    from gpu_tui.core.guide import fit
     from gpu_tui.core.guide.report import fit_json, fit_lines
 
     params, shape = args.fit  # parsed and range-checked by argparse
-    result = f.fit(
+    result = fit.fit(
         params,
         args.dtype or "bf16",
-        context=f.DEFAULT_CONTEXT if args.context is None else args.context,
-        batch=f.DEFAULT_BATCH if args.batch is None else args.batch,
+        context=fit.DEFAULT_CONTEXT if args.context is None else args.context,
+        batch=fit.DEFAULT_BATCH if args.batch is None else args.batch,
         kv_dtype=args.kv_dtype,
         shape=shape,
     )
     # Input is checked above, before discovery (which may take a while on a GPU server).
     # This machine's devices come first (marked local), then every reference accelerator;
     # the text ends with the answer for this machine.
-    local = f.machine_targets(discover(demo=args.demo))
-    result = f.with_targets(result, local + f.catalog_targets())
+    local = fit.machine_targets(discover(demo=args.demo))
+    result = fit.with_targets(result, local + fit.catalog_targets())
     print(_strict_json(fit_json(result)) if args.json else "\n".join(fit_lines(result)))
     return 0
 
@@ -163,7 +166,7 @@ def _run_fit(args: argparse.Namespace) -> int:
 def _run_cost(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from gpu_tui.core.guide import cost as c
+    from gpu_tui.core.guide import cost
     from gpu_tui.core.guide.report import cost_json, cost_lines
 
     overrides = {
@@ -171,19 +174,21 @@ def _run_cost(args: argparse.Namespace) -> int:
         for field, _ in _COST_FLAGS.values()
         if getattr(args, field) is not None
     }
-    inputs = replace(c.CostInputs(), **overrides)
-    prices = c.REFERENCE_PRICES
+    inputs = replace(cost.CostInputs(), **overrides)
+    prices = cost.REFERENCE_PRICES
     if args.cloud_price is not None:
         date = args.price_date or "date not given"
-        prices = (c.CloudPrice(args.cloud_price, "given on the command line", date, "user"),)
+        prices = (cost.CloudPrice(args.cloud_price, "given on the command line", date, "user"),)
     elif args.price_date is not None:
         raise UsageError("--price-date needs --cloud-price")
     if args.measured_source is not None and args.measured_tflops is None:
         raise UsageError("--measured-source needs --measured-tflops")
-    utilizations = c.REFERENCE_UTILIZATIONS
+    utilizations = cost.REFERENCE_UTILIZATIONS
     if args.utilization is not None:
         utilizations = (args.utilization,)
-    report = c.cost_report(inputs, prices, utilizations, args.measured_tflops, args.measured_source)
+    report = cost.cost_report(
+        inputs, prices, utilizations, args.measured_tflops, args.measured_source
+    )
     print(_strict_json(cost_json(report)) if args.json else "\n".join(cost_lines(report)))
     return 0
 

@@ -16,8 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 from textual.worker import Worker
 
-from gpu_tui.core.bench import BenchRunner
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import BenchRunner, messages
 from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
@@ -78,12 +77,12 @@ class BenchPane(Pane, RunFiles):
     class Update(Message):
         """One message from the run; heartbeats are "latest wins"."""
 
-        event: m.Message
+        event: messages.Message
 
         def can_replace(self, message: Message) -> bool:
             return (  # heartbeats and live GPU readings: only the latest matters
                 isinstance(message, BenchPane.Update)
-                and isinstance(self.event, (m.Heartbeat, m.Telemetry))
+                and isinstance(self.event, (messages.Heartbeat, messages.Telemetry))
                 and type(message.event) is type(self.event)
             )
 
@@ -240,7 +239,7 @@ class BenchPane(Pane, RunFiles):
     def on_bench_pane_update(self, message: Update) -> None:
         event, progress = message.event, self.query_one(RunProgress)
         tracker = progress.tracker
-        if isinstance(event, m.ResultReady):
+        if isinstance(event, messages.ResultReady):
             self.results.append(event.result)
             delta = (
                 compare([event.result], self.baseline).get(event.result.key)
@@ -251,27 +250,27 @@ class BenchPane(Pane, RunFiles):
             self._update_plot()
             if tracker:
                 tracker.result(time.monotonic())
-        elif isinstance(event, m.BenchError):
+        elif isinstance(event, messages.BenchError):
             where = f" ({event.benchmark} on {event.device})" if event.benchmark else ""
             self._set_notice(f"{event.message}{where}\n{rt.advice(event.kind)}", error=event.fatal)
-        elif isinstance(event, m.Skipped):
+        elif isinstance(event, messages.Skipped):
             self.skips.append({"benchmark": event.benchmark, "reason": event.reason})
             self._set_notice(self._notice, error=self._notice_error)
-        elif isinstance(event, m.SaveFailed):
+        elif isinstance(event, messages.SaveFailed):
             # stays up for the rest of the run, above whatever is said after it
             self.save_problem = f"{event.message}. {rt.advice('save')}"
             self._set_notice("", error=True)
-        elif isinstance(event, m.Finished):
+        elif isinstance(event, messages.RunWarning):
+            self._set_notice(event.text)
+        elif isinstance(event, messages.Finished):
             self._finish(event)
         elif tracker is None:
             return
         else:  # progress, heartbeats, environment, status, live GPU readings
             tracker.apply(event, time.monotonic())
-            if isinstance(event, m.Status) and event.message.startswith("warning:"):
-                self._set_notice(event.message.removeprefix("warning: "))
         progress.refresh()
 
-    def _finish(self, event: m.Finished) -> None:
+    def _finish(self, event: messages.Finished) -> None:
         runner, self.runner = self.runner, None
         self.set_class(False, "-running")
         self.document = event.document
@@ -292,7 +291,7 @@ class BenchPane(Pane, RunFiles):
         if worker.group == "bench-run" and self.runner is not None:
             self.runner.end_now()
             self._set_notice(describe_failure(worker), error=True)
-            self._finish(m.Finished("failed", self.runner.document))
+            self._finish(messages.Finished("failed", self.runner.document))
 
     def on_unmount(self) -> None:
         if self.runner is not None:  # the app is closing: never leave a worker behind

@@ -21,11 +21,11 @@ from textual.widgets.data_table import ColumnKey
 from textual.worker import Worker
 
 from gpu_tui.core.errors import UsageError
+from gpu_tui.core.fleet.gpu_lines import window_text
 from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, summary
 from gpu_tui.core.fleet.history import WINDOWS_MINUTES, HistorySource, NodeHistory
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
 from gpu_tui.core.fleet.poller import Poller
-from gpu_tui.core.fleet.text import window_text
 from gpu_tui.core.monitor.history_window import window_name
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.fleet_node import FleetNodeView

@@ -8,6 +8,7 @@ from gpu-tui itself (reading a result raises), injected where the runner reads r
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from gpu_tui.commands.bench_console import Progress
 from gpu_tui.core.bench import messages as m
 from gpu_tui.core.bench import runner as runner_module
 from gpu_tui.core.bench.runner import BenchRunner, drive
@@ -252,3 +254,56 @@ async def test_a_failed_hardware_discovery_is_shown_and_the_app_goes_on() -> Non
         await until(
             pilot, lambda: "kitchen" in app.panes and app.panes["kitchen"].display, "the Kitchen"
         )
+
+
+# --- a warning from the worker -------------------------------------------------------------------
+
+WARNING = {
+    "type": "warning",
+    "message": "other processes are using 1.7 vCPU: CPU results will be low and noisy",
+    "detail": "each result says how loaded it was",
+}
+WARNED_RUN = [environment(), WARNING, {"type": "done", "cancelled": False}]
+
+
+def test_a_warning_from_the_worker_arrives_typed_with_its_detail_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    python = install(tmp_path, WARNED_RUN, monkeypatch)
+    messages = run(BenchRunner(TINY_PLAN, python=python, save=False))
+    [warning] = [message for message in messages if isinstance(message, m.RunWarning)]
+    assert warning.message == WARNING["message"]
+    assert warning.text == f"{WARNING['message']} ({WARNING['detail']})"
+    assert not [message for message in messages if isinstance(message, m.Status)]
+
+
+def test_the_console_says_a_warning_once_with_its_detail() -> None:
+    stream = io.StringIO()
+    Progress(stream).show(m.RunWarning("the clocks ramped late", "the first rows are slower"))
+    assert stream.getvalue() == (
+        "gpu-tui: warning: the clocks ramped late (the first rows are slower)\n"
+    )
+
+
+async def test_the_bench_pane_shows_a_warning_with_its_detail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = bench_app(bench_python=install(tmp_path, WARNED_RUN, monkeypatch))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await start_tiny_run(pilot, ["reduction"])
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
+        shown = " ".join(notice(pane).split())
+        assert f"{WARNING['message']} ({WARNING['detail']})" in shown
+
+
+async def test_the_kitchen_shows_the_warning_s_news_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = kitchen_app(bench_python=install(tmp_path, WARNED_RUN, monkeypatch))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = quick(app)
+        await pilot.press("m")
+        await until(pilot, lambda: panel.finished, "the measurement to end", timeout=WORKER_RUN)
+        assert panel.warning == WARNING["message"]
+        assert WARNING["detail"] not in panel_text(app)

@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from gpu_tui.core.kitchen import figures, model, real_life
-from gpu_tui.core.kitchen.real import real_check
-from gpu_tui.core.kitchen.real_life import Tier, crossover_elements
+from gpu_tui.core.kitchen import figures, hardware_facts, model
+from gpu_tui.core.kitchen.hardware_facts import Tier, crossover_elements
+from gpu_tui.core.kitchen.measurement import real_check
 from gpu_tui.core.kitchen.report import build_report, render_text
 from gpu_tui.core.kitchen.scenarios import SCENARIOS
 
@@ -49,7 +49,7 @@ def test_h100_figures_are_nvidias_datasheet_and_whitepaper() -> None:
     assert gpu.clock_hz == Fraction(198, 100) * GIGA
     assert gpu.memory_bytes_per_s == H100_HBM
     assert "bandwidth 3.35TB/s" in datasheet
-    peak = real_life.fp32_flops(gpu.fp32_lanes, gpu.clock_hz)
+    peak = hardware_facts.fp32_flops(gpu.fp32_lanes, gpu.clock_hz)
     assert peak == 2 * 16_896 * Fraction(198, 100) * GIGA
     assert round(peak / TERA, 1) == Fraction(669, 10)
     assert "FP32 67 | 51 teraFLOPS" in datasheet
@@ -113,8 +113,8 @@ def test_real_ratio_one_core_and_whole_server_cpu_by_hand() -> None:
     one_core = 2 * 16 * Fraction(37, 10) * GIGA  # one EPYC 9654 core at its 3.7 GHz boost
     all_boost = 96 * one_core  # every core at 3.7 GHz: flatters the CPU
     all_base = 2 * 16 * 96 * Fraction(24, 10) * GIGA  # every core at the 2.4 GHz base
-    assert real_life.one_core_ratio() == gpu_flops / one_core == Fraction(20_908_800, 37_000)
-    assert real_life.whole_cpu_ratios() == (gpu_flops / all_boost, gpu_flops / all_base)
+    assert hardware_facts.one_core_ratio() == gpu_flops / one_core == Fraction(20_908_800, 37_000)
+    assert hardware_facts.whole_cpu_ratios() == (gpu_flops / all_boost, gpu_flops / all_base)
     assert round(float(gpu_flops / one_core)) == 565
     assert round(float(gpu_flops / all_boost), 1) == 5.9
     assert gpu_flops / all_base == Fraction(363, 40)  # 9.075
@@ -141,8 +141,8 @@ def test_real_ratio_one_core_and_whole_server_cpu_by_hand() -> None:
 def test_allreduce_bytes_by_hand(
     parameters: int, gpus: int, bytes_per_gradient: int, payload: int, per_gpu: Fraction
 ) -> None:
-    assert real_life.gradient_bytes(parameters, bytes_per_gradient) == payload
-    assert real_life.ring_bytes_per_gpu(payload, gpus) == per_gpu
+    assert hardware_facts.gradient_bytes(parameters, bytes_per_gradient) == payload
+    assert hardware_facts.ring_bytes_per_gpu(payload, gpus) == per_gpu
     # the kitchen's hallway moves the same share: 2(K−1)/K · S / β (plus the latency steps)
     assert model.hallway_seconds(gpus, Fraction(0), Fraction(GIGA), Fraction(payload)) == (
         Fraction(per_gpu, GIGA)
@@ -180,18 +180,18 @@ def hand_crossover_from_dram(launch: Fraction) -> int:
 
 def test_crossover_without_cache_by_hand() -> None:
     assert hand_crossover_from_dram(LAUNCH) == 133_574
-    gpu = real_life.gpu_seconds_per_byte()
-    assert crossover_elements(real_life.dram_only(), gpu, LAUNCH) == 133_574
+    gpu = hardware_facts.gpu_seconds_per_byte()
+    assert crossover_elements(hardware_facts.dram_only(), gpu, LAUNCH) == 133_574
     # the old "~445,000 elements" is this formula with a 10 µs launch: 3.3× the launch today
     assert hand_crossover_from_dram(Fraction(10, 10**6)) == 445_245
 
 
 def test_crossover_waits_for_the_data_to_spill_out_of_the_cpu_cache() -> None:
-    l2, l3 = real_life.cpu_tiers()[:2]
+    l2, l3 = hardware_facts.cpu_tiers()[:2]
     # each cache, every core reading at its per-core rate at 2.4 GHz, outruns HBM's 3.35 TB/s
     assert l2.bytes_per_s == 96 * 24 * Fraction(24, 10) * GIGA == Fraction(55_296, 10) * TERA / 1000
     assert l3.bytes_per_s == 96 * 20 * Fraction(24, 10) * GIGA > H100_HBM
-    cached, dram, end_to_end = real_life.vector_add_crossovers()
+    cached, dram, end_to_end = hardware_facts.vector_add_crossovers()
     assert cached == 384 * MIB // 12 + 1 == 33_554_433  # the first size past the L3
     assert dram == 133_574
     assert end_to_end is None  # PCIe (64 GB/s) is slower per byte than the CPU's own DRAM
@@ -215,7 +215,7 @@ def test_crossover_waits_for_the_data_to_spill_out_of_the_cpu_cache() -> None:
 def test_crossover_moves_with_cache_size(cache_mib: int, expected: int) -> None:
     fast = Fraction(4608, 1000) * TERA  # the L3 rate above: faster than HBM
     tiers = (Tier(cache_mib * MIB, fast), Tier(None, EPYC_DRAM))
-    assert crossover_elements(tiers, real_life.gpu_seconds_per_byte(), LAUNCH) == expected
+    assert crossover_elements(tiers, hardware_facts.gpu_seconds_per_byte(), LAUNCH) == expected
 
 
 def test_a_cache_slower_than_hbm_moves_the_crossover_only_by_its_own_rate() -> None:
@@ -223,12 +223,12 @@ def test_a_cache_slower_than_hbm_moves_the_crossover_only_by_its_own_rate() -> N
     tiers = (Tier(384 * MIB, slow), Tier(None, EPYC_DRAM))
     by_hand = math.floor(LAUNCH / (12 * (1 / slow - 1 / H100_HBM))) + 1
     assert by_hand == 356_383
-    assert crossover_elements(tiers, real_life.gpu_seconds_per_byte(), LAUNCH) == by_hand
+    assert crossover_elements(tiers, hardware_facts.gpu_seconds_per_byte(), LAUNCH) == by_hand
 
 
 def brute_force(tiers: tuple[Tier, ...], gpu: Fraction, launch: Fraction, top: int) -> int | None:
     for n in range(1, top + 1):
-        if launch + 12 * n * gpu < real_life.stream_seconds(12 * n, tiers):
+        if launch + 12 * n * gpu < hardware_facts.stream_seconds(12 * n, tiers):
             return n
     return None
 

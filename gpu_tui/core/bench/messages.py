@@ -18,6 +18,20 @@ class Status:
 
 
 @dataclass(frozen=True)
+class RunWarning:
+    """Something that makes this run's figures less trustworthy; the run goes on.
+
+    ``message`` is the news in one clause, ``detail`` what the run does about it."""
+
+    message: str
+    detail: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.message} ({self.detail})" if self.detail else self.message
+
+
+@dataclass(frozen=True)
 class EnvironmentReady:
     """The worker's environment record (software, flags, devices): arrives once, before results."""
 
@@ -118,6 +132,7 @@ class Finished:
 
 Message = (
     Status
+    | RunWarning
     | EnvironmentReady
     | Progress
     | Heartbeat

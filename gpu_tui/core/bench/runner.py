@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, Any, Protocol
 
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.gpu_watch import GpuWatch
 from gpu_tui.core.bench.interpreter import check_python
@@ -83,9 +83,9 @@ class BenchRunner:
         self._killed_for: str | None = None
         self._done = False
         self._current: tuple[str | None, str | None] = (None, None)
-        self._finished: m.Finished | None = None
+        self._finished: bench_messages.Finished | None = None
         self._save_lock = threading.Lock()
-        self._save_problems: queue.SimpleQueue[m.SaveFailed] = queue.SimpleQueue()
+        self._save_problems: queue.SimpleQueue[bench_messages.SaveFailed] = queue.SimpleQueue()
         self._reported: set[str] = set()
         self.failed_outputs: dict[Path, str] = {}
         """``--out`` files whose latest write failed, and why (empty when all are written)."""
@@ -165,14 +165,14 @@ class BenchRunner:
         self.kill(why="cancel")
         self._save()
 
-    def fail(self, kind: str, message: str) -> m.Finished:
+    def fail(self, kind: str, message: str) -> bench_messages.Finished:
         """End the run as failed without the worker (it could not start, or following it
         failed): the error is recorded and saved, the worker killed if there is one."""
         self.kill(why="crash")
         self._error(kind, message, fatal=True)
         self.document.finished_at = _now()
         self._save(final=True)
-        self._finished = m.Finished("failed", self.document)
+        self._finished = bench_messages.Finished("failed", self.document)
         return self._finished
 
     @property
@@ -180,7 +180,7 @@ class BenchRunner:
         return self._process is not None and self._process.poll() is None
 
     # --- messages --------------------------------------------------------------------------
-    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[m.Message]:
+    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[bench_messages.Message]:
         """Every message until (and including) :class:`Finished`; :meth:`cancel` as soon as
         ``stop()`` is true (checked ten times a second). Safe to call again after an
         interruption: it resumes where the last call stopped."""
@@ -191,7 +191,7 @@ class BenchRunner:
                 self.cancel()
             live = self.watch.live()
             if live:
-                yield m.Telemetry(live)
+                yield bench_messages.Telemetry(live)
             yield from self._problems()
             try:
                 item = self._lines.get(timeout=0.1)
@@ -214,7 +214,7 @@ class BenchRunner:
                 )
             yield from self._problems()
 
-    def _problems(self) -> Iterator[m.SaveFailed]:
+    def _problems(self) -> Iterator[bench_messages.SaveFailed]:
         while not self._save_problems.empty():
             yield self._save_problems.get()
 
@@ -223,7 +223,7 @@ class BenchRunner:
         started = self.document.environment is not None
         return self.stall_seconds if started else max(self.stall_seconds, STARTUP_SECONDS)
 
-    def _handle(self, line: str) -> Iterator[m.Message]:
+    def _handle(self, line: str) -> Iterator[bench_messages.Message]:
         try:
             data = json.loads(line)
             kind = data["type"]
@@ -233,7 +233,7 @@ class BenchRunner:
             )
             return
         if kind == "status":
-            yield m.Status(str(data.get("message", "")))
+            yield bench_messages.Status(str(data.get("message", "")))
         elif kind == "environment":
             environment = data["environment"]
             self.document.environment = environment
@@ -243,27 +243,31 @@ class BenchRunner:
             self._peaks = PeakTable(environment, pcie=pcie_peaks(facts))
             self.watch.open(environment)
             self._save()
-            yield m.EnvironmentReady(environment)
+            yield bench_messages.EnvironmentReady(environment)
         elif kind == "progress":
             self._current = (data.get("benchmark"), data.get("device"))
-            yield m.Progress(
+            yield bench_messages.Progress(
                 int(data["index"]), int(data["total"]), data["benchmark"], data["device"]
             )
         elif kind == "warning":
-            yield m.Status(f"warning: {data.get('message', '')}")
+            yield bench_messages.RunWarning(
+                str(data.get("message", "")), str(data.get("detail", ""))
+            )
         elif kind == "heartbeat":
-            yield m.Heartbeat(str(data.get("label", "")), float(data.get("fraction") or 0.0))
+            yield bench_messages.Heartbeat(
+                str(data.get("label", "")), float(data.get("fraction") or 0.0)
+            )
         elif kind == "result":
             result = from_worker(data, self._peaks)
             self.watch.attach(result, data)
             self.document.results.append(result)
             self._save()
-            yield m.ResultReady(result)
+            yield bench_messages.ResultReady(result)
         elif kind == "skip":
             skip = {k: data.get(k) for k in ("benchmark", "device", "reason", "params")}
             self.document.skipped.append(skip)
             self._save()
-            yield m.Skipped(
+            yield bench_messages.Skipped(
                 str(skip["benchmark"]),
                 str(skip["device"]),
                 str(skip["reason"]),
@@ -289,8 +293,8 @@ class BenchRunner:
         benchmark: str | None = None,
         device: str | None = None,
         fatal: bool = False,
-    ) -> m.BenchError:
-        error = m.BenchError(kind, message, benchmark, device, fatal)
+    ) -> bench_messages.BenchError:
+        error = bench_messages.BenchError(kind, message, benchmark, device, fatal)
         self.document.errors.append(
             {
                 "kind": kind,
@@ -303,7 +307,7 @@ class BenchRunner:
         self._save()
         return error
 
-    def _finish(self) -> Iterator[m.Message]:
+    def _finish(self) -> Iterator[bench_messages.Message]:
         assert self._process is not None
         try:
             code = self._process.wait(timeout=5)
@@ -342,7 +346,7 @@ class BenchRunner:
         self.document.finished_at = _now()
         self._save(final=True)
         yield from self._problems()
-        self._finished = m.Finished(status, self.document)
+        self._finished = bench_messages.Finished(status, self.document)
         yield self._finished
 
     def _save(self, *, final: bool = False) -> None:
@@ -373,7 +377,7 @@ class BenchRunner:
     def _report(self, problem: str, *, store: bool) -> None:
         if problem not in self._reported:
             self._reported.add(problem)
-            self._save_problems.put(m.SaveFailed(problem, store))
+            self._save_problems.put(bench_messages.SaveFailed(problem, store))
 
     @staticmethod
     def _pump(stream: IO[str], put: Callable[[Any], None], *, end: bool) -> None:
@@ -414,18 +418,20 @@ class RunControl(Protocol):
     """What :func:`drive` needs of a run (:class:`BenchRunner`; tests pass recorded runs)."""
 
     def start(self) -> None: ...
-    def messages(self, stop: Callable[[], bool] | None = None) -> Iterator[m.Message]: ...
+    def messages(
+        self, stop: Callable[[], bool] | None = None
+    ) -> Iterator[bench_messages.Message]: ...
     def cancel(self) -> None: ...
     def kill(self, why: str = "cancel") -> None: ...
-    def fail(self, kind: str, message: str) -> m.Finished: ...
+    def fail(self, kind: str, message: str) -> bench_messages.Finished: ...
 
 
 def drive(
     runner: RunControl,
-    deliver: Callable[[m.Message], object],
+    deliver: Callable[[bench_messages.Message], object],
     *,
     stop: Callable[[], bool] | None = None,
-) -> m.Finished:
+) -> bench_messages.Finished:
     """Start ``runner`` and hand every message to ``deliver``, ending with the Finished it
     returns; ``stop()`` true stops the run. The one loop behind ``gpu-tui bench``, the Bench
     pane and the Kitchen's measurement, so they fail the same way: never by raising. A worker
@@ -435,13 +441,13 @@ def drive(
         runner.start()
     except (UsageError, OSError) as error:
         finished = runner.fail("start", str(error))
-        deliver(m.BenchError("start", str(error), fatal=True))
+        deliver(bench_messages.BenchError("start", str(error), fatal=True))
         deliver(finished)
         return finished
     try:
         for message in runner.messages(stop):
             deliver(message)
-            if isinstance(message, m.Finished):
+            if isinstance(message, bench_messages.Finished):
                 return message
         raise RuntimeError("the run ended without a Finished message")
     except Exception as error:
@@ -450,6 +456,6 @@ def drive(
             "completed results are kept"
         )
         finished = runner.fail("internal", text)
-        deliver(m.BenchError("internal", text, fatal=True))
+        deliver(bench_messages.BenchError("internal", text, fatal=True))
         deliver(finished)
         return finished

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import messages
 from gpu_tui.core.bench.formulas import peak_kind
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.store import RunOutput
@@ -63,7 +63,7 @@ class CommRunner(BenchRunner):
     def worker_arguments(self) -> list[str]:
         return [str(COMM_WORKER), *self.plan["torchrun"]]
 
-    def _handle(self, line: str) -> Iterator[m.Message]:
+    def _handle(self, line: str) -> Iterator[messages.Message]:
         try:
             data = json.loads(line)
         except ValueError:
@@ -126,7 +126,7 @@ class CommRunner(BenchRunner):
         benchmark: str | None = None,
         device: str | None = None,
         fatal: bool = False,
-    ) -> m.BenchError:
+    ) -> messages.BenchError:
         if kind in ("crash", "hang"):
             silent = float(self.plan["comm"]["timeout_seconds"])
             story = self.ranks.story(silent)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_util import _REASONS
-from gpu_tui.core.fleet import dcgm_names as m
+from gpu_tui.core.fleet import dcgm_names
 from gpu_tui.core.monitor.samples import GpuSample, Sample
 
 _BIT_OF_WORD = {word: bit for bit, word in _REASONS}
@@ -36,13 +36,13 @@ class GpuIdentity:
     def labels(self, hostname: str) -> dict[str, str]:
         """dcgm-exporter's label set for this GPU on ``hostname``."""
         return {
-            m.LABEL_GPU: str(self.index),
-            m.LABEL_UUID: self.uuid,
-            m.LABEL_PCI: self.pci_bus_id,
-            m.LABEL_DEVICE: self.device,
-            m.LABEL_MODEL: self.model,
-            m.LABEL_HOSTNAME: hostname,
-            m.LABEL_DRIVER: self.driver,
+            dcgm_names.LABEL_GPU: str(self.index),
+            dcgm_names.LABEL_UUID: self.uuid,
+            dcgm_names.LABEL_PCI: self.pci_bus_id,
+            dcgm_names.LABEL_DEVICE: self.device,
+            dcgm_names.LABEL_MODEL: self.model,
+            dcgm_names.LABEL_HOSTNAME: hostname,
+            dcgm_names.LABEL_DRIVER: self.driver,
         }
 
 
@@ -121,49 +121,53 @@ def _gpu_values(gpu: GpuSample) -> dict[str, float | None]:
     free = None if used is None or total is None else total - used - (reserved or 0)
     reasons = gpu.throttle_reasons
     return {
-        m.GPU_UTIL: _number(gpu.utilization_percent),
-        m.MEM_COPY_UTIL: _number(gpu.memory_utilization_percent),
-        m.ENC_UTIL: _number(gpu.encoder_percent),
-        m.DEC_UTIL: _number(gpu.decoder_percent),
-        m.FB_USED: None if used is None else round(used / m.MIB),
-        m.FB_FREE: None if free is None else round(free / m.MIB),
-        m.FB_RESERVED: None if reserved is None else round(reserved / m.MIB),
-        m.GPU_TEMP: _number(gpu.temperature_c),
-        m.POWER_USAGE: _number(gpu.power_watts),
-        m.SM_CLOCK: _number(gpu.sm_clock_mhz),
-        m.MEM_CLOCK: _number(gpu.memory_clock_mhz),
-        m.CLOCKS_EVENT_REASONS: (
+        dcgm_names.GPU_UTIL: _number(gpu.utilization_percent),
+        dcgm_names.MEM_COPY_UTIL: _number(gpu.memory_utilization_percent),
+        dcgm_names.ENC_UTIL: _number(gpu.encoder_percent),
+        dcgm_names.DEC_UTIL: _number(gpu.decoder_percent),
+        dcgm_names.FB_USED: None if used is None else round(used / dcgm_names.MIB),
+        dcgm_names.FB_FREE: None if free is None else round(free / dcgm_names.MIB),
+        dcgm_names.FB_RESERVED: None if reserved is None else round(reserved / dcgm_names.MIB),
+        dcgm_names.GPU_TEMP: _number(gpu.temperature_c),
+        dcgm_names.POWER_USAGE: _number(gpu.power_watts),
+        dcgm_names.SM_CLOCK: _number(gpu.sm_clock_mhz),
+        dcgm_names.MEM_CLOCK: _number(gpu.memory_clock_mhz),
+        dcgm_names.CLOCKS_EVENT_REASONS: (
             None if isinstance(reasons, Unknown) else float(reasons_mask(reasons))
         ),
-        m.POWER_LIMIT: _number(gpu.power_limit_watts),
-        m.SLOWDOWN_TEMP: _number(gpu.temperature_slowdown_c),
-        m.SM_CLOCK_MAX: _number(gpu.sm_clock_max_mhz),
-        m.MEM_CLOCK_MAX: _number(gpu.memory_clock_max_mhz),
-        m.ECC_UNCORRECTED: _number(gpu.ecc_errors_uncorrected),
+        dcgm_names.POWER_LIMIT: _number(gpu.power_limit_watts),
+        dcgm_names.SLOWDOWN_TEMP: _number(gpu.temperature_slowdown_c),
+        dcgm_names.SM_CLOCK_MAX: _number(gpu.sm_clock_max_mhz),
+        dcgm_names.MEM_CLOCK_MAX: _number(gpu.memory_clock_max_mhz),
+        dcgm_names.ECC_UNCORRECTED: _number(gpu.ecc_errors_uncorrected),
     }
 
 
 HELP = {
-    m.GPU_UTIL: "GPU utilization (in %).",
-    m.MEM_COPY_UTIL: "Memory utilization (in %).",
-    m.ENC_UTIL: "Encoder utilization (in %).",
-    m.DEC_UTIL: "Decoder utilization (in %).",
-    m.FB_USED: "Framebuffer memory used (in MiB).",
-    m.FB_FREE: "Framebuffer memory free (in MiB).",
-    m.FB_RESERVED: "Framebuffer memory reserved (in MiB).",
-    m.GPU_TEMP: "GPU temperature (in C).",
-    m.POWER_USAGE: "Power draw (in W).",
-    m.SM_CLOCK: "SM clock frequency (in MHz).",
-    m.MEM_CLOCK: "Memory clock frequency (in MHz).",
-    m.CLOCKS_EVENT_REASONS: "Current clock event reasons (NVML bitmask).",
-    m.POWER_LIMIT: "Enforced power limit (in W), read by gpu-tui.",
-    m.SLOWDOWN_TEMP: "Temperature at which the GPU slows down (in C), read by gpu-tui.",
-    m.SM_CLOCK_MAX: "Maximum SM clock (in MHz), read by gpu-tui.",
-    m.MEM_CLOCK_MAX: "Maximum memory clock (in MHz), read by gpu-tui.",
-    m.ECC_UNCORRECTED: "Uncorrected ECC errors since the driver loaded, read by gpu-tui.",
-    m.PEAK_TFLOPS: "Theoretical dense peak (in TFLOP/s) by precision, computed by gpu-tui.",
-    m.PEAK_MEMORY_BANDWIDTH: "Theoretical memory bandwidth (in bytes/s), computed by gpu-tui.",
-    m.SIMULATED: "1 for gpu-tui's SIMULATED demo accelerator: its readings are made up.",
+    dcgm_names.GPU_UTIL: "GPU utilization (in %).",
+    dcgm_names.MEM_COPY_UTIL: "Memory utilization (in %).",
+    dcgm_names.ENC_UTIL: "Encoder utilization (in %).",
+    dcgm_names.DEC_UTIL: "Decoder utilization (in %).",
+    dcgm_names.FB_USED: "Framebuffer memory used (in MiB).",
+    dcgm_names.FB_FREE: "Framebuffer memory free (in MiB).",
+    dcgm_names.FB_RESERVED: "Framebuffer memory reserved (in MiB).",
+    dcgm_names.GPU_TEMP: "GPU temperature (in C).",
+    dcgm_names.POWER_USAGE: "Power draw (in W).",
+    dcgm_names.SM_CLOCK: "SM clock frequency (in MHz).",
+    dcgm_names.MEM_CLOCK: "Memory clock frequency (in MHz).",
+    dcgm_names.CLOCKS_EVENT_REASONS: "Current clock event reasons (NVML bitmask).",
+    dcgm_names.POWER_LIMIT: "Enforced power limit (in W), read by gpu-tui.",
+    dcgm_names.SLOWDOWN_TEMP: "Temperature at which the GPU slows down (in C), read by gpu-tui.",
+    dcgm_names.SM_CLOCK_MAX: "Maximum SM clock (in MHz), read by gpu-tui.",
+    dcgm_names.MEM_CLOCK_MAX: "Maximum memory clock (in MHz), read by gpu-tui.",
+    dcgm_names.ECC_UNCORRECTED: "Uncorrected ECC errors since the driver loaded, read by gpu-tui.",
+    dcgm_names.PEAK_TFLOPS: (
+        "Theoretical dense peak (in TFLOP/s) by precision, computed by gpu-tui."
+    ),
+    dcgm_names.PEAK_MEMORY_BANDWIDTH: (
+        "Theoretical memory bandwidth (in bytes/s), computed by gpu-tui."
+    ),
+    dcgm_names.SIMULATED: "1 for gpu-tui's SIMULATED demo accelerator: its readings are made up.",
 }
 
 
@@ -175,12 +179,12 @@ def families(sample: Sample | None, gpus: tuple[GpuIdentity, ...], hostname: str
     readings = sample.gpus if sample is not None else ()
     for slot, identity in enumerate(gpus):
         labels = identity.labels(hostname)
-        out[m.SIMULATED].samples.append((labels, 1.0 if identity.simulated else 0.0))
+        out[dcgm_names.SIMULATED].samples.append((labels, 1.0 if identity.simulated else 0.0))
         for precision, tflops in identity.peak_tflops.items():
-            out[m.PEAK_TFLOPS].samples.append(({**labels, "precision": precision}, tflops))
+            out[dcgm_names.PEAK_TFLOPS].samples.append(({**labels, "precision": precision}, tflops))
         bandwidth = identity.peak_memory_bandwidth_bytes_per_second
         if bandwidth is not None:
-            out[m.PEAK_MEMORY_BANDWIDTH].samples.append((labels, bandwidth))
+            out[dcgm_names.PEAK_MEMORY_BANDWIDTH].samples.append((labels, bandwidth))
         if slot >= len(readings) or readings[slot].lost or readings[slot].stale:
             continue
         for name, value in _gpu_values(readings[slot]).items():

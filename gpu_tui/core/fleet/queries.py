@@ -15,10 +15,16 @@ from __future__ import annotations
 import re
 
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.fleet import dcgm_names as m
+from gpu_tui.core.fleet import dcgm_names
 
 GPU_KEY = ("Hostname", "instance", "gpu")
-LABEL_KEYS = (*GPU_KEY, "job", m.LABEL_MODEL, m.LABEL_UUID, *m.WORKLOAD_LABELS)
+LABEL_KEYS = (
+    *GPU_KEY,
+    "job",
+    dcgm_names.LABEL_MODEL,
+    dcgm_names.LABEL_UUID,
+    *dcgm_names.WORKLOAD_LABELS,
+)
 DOWN_LOOKBACK = "1h"
 """How far back a target that is down now is remembered (its node is shown down, not dropped)."""
 
@@ -120,25 +126,26 @@ def field_queries(
     def one(*names: str) -> str:
         return per_gpu(" or ".join(f"{name}{s}" for name in names))
 
-    reasons = reading(selector, m.CLOCKS_EVENT_REASONS, m.CLOCK_THROTTLE_REASONS)
-    xid = reading(selector, m.XID_ERRORS)
+    reasons = reading(selector, dcgm_names.CLOCKS_EVENT_REASONS, dcgm_names.CLOCK_THROTTLE_REASONS)
+    xid = reading(selector, dcgm_names.XID_ERRORS)
     every = {
-        "utilization_percent": reading(selector, m.GPU_UTIL),
-        "fb_used_mib": reading(selector, m.FB_USED),
+        "utilization_percent": reading(selector, dcgm_names.GPU_UTIL),
+        "fb_used_mib": reading(selector, dcgm_names.FB_USED),
         # The total on the server: used, free and the driver's reserve of one scrape (an
         # exporter without the reserve counts it in used), and a static field.
         "fb_total_mib": per_gpu(
-            f"{m.FB_USED}{s} + {m.FB_FREE}{s} + ({m.FB_RESERVED}{s} or {m.FB_USED}{s} * 0)"
+            f"{dcgm_names.FB_USED}{s} + {dcgm_names.FB_FREE}{s}"
+            f" + ({dcgm_names.FB_RESERVED}{s} or {dcgm_names.FB_USED}{s} * 0)"
         ),
-        "temperature_c": reading(selector, m.GPU_TEMP),
-        "temperature_slowdown_c": one(m.SLOWDOWN_TEMP),
-        "power_watts": reading(selector, m.POWER_USAGE),
-        "power_limit_watts": one(m.POWER_LIMIT, m.POWER_MGMT_LIMIT),
-        "sm_clock_mhz": reading(selector, m.SM_CLOCK),
+        "temperature_c": reading(selector, dcgm_names.GPU_TEMP),
+        "temperature_slowdown_c": one(dcgm_names.SLOWDOWN_TEMP),
+        "power_watts": reading(selector, dcgm_names.POWER_USAGE),
+        "power_limit_watts": one(dcgm_names.POWER_LIMIT, dcgm_names.POWER_MGMT_LIMIT),
+        "sm_clock_mhz": reading(selector, dcgm_names.SM_CLOCK),
         "clock_event_reasons": f"({reasons}) > 1" if flagged_only else reasons,
         "xid_last": f"({xid}) != 0" if flagged_only else xid,
-        "simulated": one(m.SIMULATED),
-        "sample_time": reading(selector, m.GPU_UTIL, of="timestamp({})"),
+        "simulated": one(dcgm_names.SIMULATED),
+        "sample_time": reading(selector, dcgm_names.GPU_UTIL, of="timestamp({})"),
     }
     return {key: query for key, query in every.items() if fields is None or key in fields}
 
@@ -146,7 +153,7 @@ def field_queries(
 def labels_query(selector: str) -> str:
     """Who and what each GPU is: model, UUID, job and the pod labels where the exporter has them
     (``group``: the value is 1, only the labels matter)."""
-    return f"group by ({_by(LABEL_KEYS)}) ({m.GPU_UTIL}{{{selector}}})"
+    return f"group by ({_by(LABEL_KEYS)}) ({dcgm_names.GPU_UTIL}{{{selector}}})"
 
 
 def target_nodes_query(selector: str) -> str:
@@ -156,7 +163,7 @@ def target_nodes_query(selector: str) -> str:
     joins this answer to ``up`` (a window over every GPU series: asked at the slow pace)."""
     return (
         f"group by (instance, job, Hostname) "
-        f"(last_over_time({m.GPU_UTIL}{{{selector}}}[{DOWN_LOOKBACK}]))"
+        f"(last_over_time({dcgm_names.GPU_UTIL}{{{selector}}}[{DOWN_LOOKBACK}]))"
     )
 
 
@@ -180,17 +187,17 @@ def idle_query(selector: str, window: str, max_util: float, min_used_mib: float)
     """GPUs holding at least ``min_used_mib`` all through ``window`` whose utilisation never
     rose above ``max_util`` in it; the value is that highest utilisation."""
     s = f"{{{selector}}}"
-    keep = _by((*GPU_KEY, "job", *m.WORKLOAD_LABELS))
-    busiest = f"max by ({keep}) (max_over_time({m.GPU_UTIL}{s}[{window}]))"
-    least_held = f"max by ({keep}) (min_over_time({m.FB_USED}{s}[{window}]))"
+    keep = _by((*GPU_KEY, "job", *dcgm_names.WORKLOAD_LABELS))
+    busiest = f"max by ({keep}) (max_over_time({dcgm_names.GPU_UTIL}{s}[{window}]))"
+    least_held = f"max by ({keep}) (min_over_time({dcgm_names.FB_USED}{s}[{window}]))"
     return f"({busiest} <= {max_util:g}) and on ({_by(GPU_KEY)}) ({least_held} >= {min_used_mib:g})"
 
 
 HISTORY_NAMES = {
-    "utilization_percent": m.GPU_UTIL,
-    "fb_used_mib": m.FB_USED,
-    "temperature_c": m.GPU_TEMP,
-    "power_watts": m.POWER_USAGE,
+    "utilization_percent": dcgm_names.GPU_UTIL,
+    "fb_used_mib": dcgm_names.FB_USED,
+    "temperature_c": dcgm_names.GPU_TEMP,
+    "power_watts": dcgm_names.POWER_USAGE,
 }
 """What the node view graphs, keyed by the field each range query fills."""
 

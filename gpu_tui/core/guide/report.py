@@ -6,8 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from gpu_tui.core.devices.sources import Source
-from gpu_tui.core.guide import cost as c
-from gpu_tui.core.guide import fit as f
+from gpu_tui.core.guide import cost, fit
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
 
 SCHEMA_VERSION = 1
@@ -38,19 +37,19 @@ def _source(source: Source) -> dict[str, Any]:
     }
 
 
-def formula_sources(result: f.FitResult) -> dict[str, Source]:
+def formula_sources(result: fit.FitResult) -> dict[str, Source]:
     """The sources of the formulas this result used, by what they give."""
     shape = result.shape.shape
     sources = {
-        "weights": f.SOURCE_WEIGHTS,
-        "kv_cache": f.SOURCE_KV,
-        "decode": f.SOURCE_DECODE,
-        "flops": f.SOURCE_FLOPS,
-        "memory_unit": f.SOURCE_MEMORY_UNIT,
-        "driver_memory": f.SOURCE_DRIVER_MEMORY,
+        "weights": fit.SOURCE_WEIGHTS,
+        "kv_cache": fit.SOURCE_KV,
+        "decode": fit.SOURCE_DECODE,
+        "flops": fit.SOURCE_FLOPS,
+        "memory_unit": fit.SOURCE_MEMORY_UNIT,
+        "driver_memory": fit.SOURCE_DRIVER_MEMORY,
     }
     if shape.moe:
-        sources["moe"] = f.SOURCE_MOE
+        sources["moe"] = fit.SOURCE_MOE
     # MLA's and the sliding window's cache layouts are in the models' own code.
     if shape.mla:
         sources["kv_cache"] = SOURCE_MLA_CACHE
@@ -61,13 +60,13 @@ def formula_sources(result: f.FitResult) -> dict[str, Source]:
 
 def gb(value: float | None) -> str:
     """Bytes as GB (10⁹ bytes), one decimal: every size in the fit is shown this way."""
-    return "—" if value is None else f"{value / f.GB:,.1f} GB"
+    return "—" if value is None else f"{value / fit.GB:,.1f} GB"
 
 
-def kv_formula(result: f.FitResult, *, short: bool = False) -> str:
+def kv_formula(result: fit.FitResult, *, short: bool = False) -> str:
     """How the KV cache was counted, with the model's numbers in it."""
     shape = result.shape.shape
-    width = f.DTYPE_BYTES[result.kv_dtype]
+    width = fit.DTYPE_BYTES[result.kv_dtype]
     dims, tokens = ("", "tok") if short else (" dims", "tokens")
     tail = f"{result.context:,} {tokens} × {result.batch}"
     if shape.mla:
@@ -92,7 +91,7 @@ def kv_formula(result: f.FitResult, *, short: bool = False) -> str:
     return f"2 × {width:g} B × {shape.layers} layers × {heads} × {tail}"
 
 
-def read_formula(result: f.FitResult) -> str:
+def read_formula(result: fit.FitResult) -> str:
     """What one decode step reads: the weights it touches and every sequence's KV cache."""
     shape = result.shape.shape
     weights = gb(result.weight_bytes_read_per_step)
@@ -107,7 +106,7 @@ def read_formula(result: f.FitResult) -> str:
     return f"{weights} of weights ({touched}) + {gb(result.kv_cache_bytes)} of KV cache"
 
 
-def fit_json(result: f.FitResult) -> dict[str, Any]:
+def fit_json(result: fit.FitResult) -> dict[str, Any]:
     """``gpu-tui guide --fit --json``: bytes as integers, rates with units in the names."""
     shape = result.shape.shape
     return {
@@ -151,7 +150,12 @@ def fit_json(result: f.FitResult) -> dict[str, Any]:
         "flops_per_token": result.flops_per_token,
         "sources": {name: _source(s) for name, s in formula_sources(result).items()},
         "note": " ".join(
-            [f.UNITS_NOTE, f.CAPACITY_NOTE, f.DECODE_NOTE, *([f.MOE_NOTE] if shape.moe else [])]
+            [
+                fit.UNITS_NOTE,
+                fit.CAPACITY_NOTE,
+                fit.DECODE_NOTE,
+                *([fit.MOE_NOTE] if shape.moe else []),
+            ]
         ),
         "devices": [
             {
@@ -175,11 +179,11 @@ def fit_json(result: f.FitResult) -> dict[str, Any]:
             }
             for p in result.placements
         ],
-        "this_machine": f.this_machine(result),
+        "this_machine": fit.this_machine(result),
     }
 
 
-def fit_lines(result: f.FitResult) -> list[str]:
+def fit_lines(result: fit.FitResult) -> list[str]:
     """The fit as text: the arithmetic, one line per device, the sources, then this machine."""
     shape = result.shape.shape
     model = shape.name if result.shape.exact else f"{result.params / 1e9:,.4g}B parameters"
@@ -187,7 +191,7 @@ def fit_lines(result: f.FitResult) -> list[str]:
         f"Will it fit: {model}, {result.dtype} weights, {result.kv_dtype} KV cache, "
         f"context {result.context:,}, batch {result.batch} (sizes in GB = 10⁹ bytes)",
         f"  weights   {gb(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
-        f"{f.DTYPE_BYTES[result.dtype]:g} B"
+        f"{fit.DTYPE_BYTES[result.dtype]:g} B"
         + (" (every expert stays in memory)" if shape.moe else ""),
         f"  KV cache  {gb(result.kv_cache_bytes):>11}  = {kv_formula(result)}",
         f"  total     {gb(result.total_bytes):>11}  (no activations or framework overhead)",
@@ -216,9 +220,9 @@ def fit_lines(result: f.FitResult) -> list[str]:
     lines += [
         "",
         "  * = found on this machine. '—' = not published. Decode is per sequence.",
-        f"  {f.DECODE_NOTE}",
-        *([f"  {f.MOE_NOTE}"] if shape.moe else []),
-        f"  {f.UNITS_NOTE} {f.CAPACITY_NOTE}",
+        f"  {fit.DECODE_NOTE}",
+        *([f"  {fit.MOE_NOTE}"] if shape.moe else []),
+        f"  {fit.UNITS_NOTE} {fit.CAPACITY_NOTE}",
         "  Formulas:",
         *(f"    {name}: {s.cite()} — {s.url}" for name, s in formula_sources(result).items()),
     ]
@@ -227,18 +231,18 @@ def fit_lines(result: f.FitResult) -> list[str]:
         lines += [f"    {s.cite()} — {s.url}: {s.says}" for s in shape.sources]
     lines.append("  Device sources:")
     lines += [f"  [{i}] {source}" for i, source in enumerate(sources, start=1)]
-    lines.append(f.this_machine(result))
+    lines.append(fit.this_machine(result))
     return lines
 
 
-def cost_json(report: c.CostReport) -> dict[str, Any]:
+def cost_json(report: cost.CostReport) -> dict[str, Any]:
     """``gpu-tui guide --cost --json``: dollars in ``_usd`` fields, utilisations as 0–1."""
     year = report.year
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "cost",
         "inputs": asdict(report.inputs),
-        "input_sources": c.input_sources(report.inputs),
+        "input_sources": cost.input_sources(report.inputs),
         "per_gpu_year": {
             "capex_usd": round(year.capex_usd, 2),
             "maintenance_usd": round(year.maintenance_usd, 2),
@@ -270,7 +274,7 @@ def cost_json(report: c.CostReport) -> dict[str, Any]:
             }
             for row in report.utilizations
         ],
-        "formulas_source": c.SOURCE_FORMULAS,
+        "formulas_source": cost.SOURCE_FORMULAS,
     }
 
 
@@ -289,7 +293,7 @@ _INPUT_LABELS: dict[str, tuple[str, str]] = {
 }
 
 
-def cost_lines(report: c.CostReport) -> list[str]:
+def cost_lines(report: cost.CostReport) -> list[str]:
     """The cost comparison as text, each input and price with its source or date."""
     year = report.year
     n = report.inputs.gpus_per_node
@@ -338,7 +342,7 @@ def cost_lines(report: c.CostReport) -> list[str]:
             for row in report.utilizations
             if row.usd_per_tflop_hour is not None
         ]
-    lines += [f"  Formulas: {c.SOURCE_FORMULAS}", "  Input sources:"]
-    sources = c.input_sources(report.inputs)
+    lines += [f"  Formulas: {cost.SOURCE_FORMULAS}", "  Input sources:"]
+    sources = cost.input_sources(report.inputs)
     lines += [f"  [{i}] {sources[name]}" for i, name in enumerate(_INPUT_LABELS, start=1)]
     return lines

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpu_tui.core.kitchen import figures as f
+from gpu_tui.core.kitchen import figures
 from gpu_tui.core.kitchen.model import ring_share
 from gpu_tui.core.units import format_time_rough
 
@@ -30,18 +30,20 @@ def fp32_flops(lanes: int, hz: Fraction) -> Fraction:
     return 2 * lanes * hz
 
 
-def gpu_over_cpu(gpu: f.Gpu, cpu: f.Cpu, cores: int, hz: Fraction) -> Fraction:
+def gpu_over_cpu(gpu: figures.Gpu, cpu: figures.Cpu, cores: int, hz: Fraction) -> Fraction:
     """How many times ``cores`` CPU cores at ``hz`` the GPU's FP32 peak is."""
     return fp32_flops(gpu.fp32_lanes, gpu.clock_hz) / fp32_flops(cores * cpu.fp32_fma_lanes, hz)
 
 
-def one_core_ratio(gpu: f.Gpu = f.H100_SXM, cpu: f.Cpu = f.EPYC_9654) -> Fraction:
+def one_core_ratio(
+    gpu: figures.Gpu = figures.H100_SXM, cpu: figures.Cpu = figures.EPYC_9654
+) -> Fraction:
     """The chef-vs-brigade headline in real figures: one core, at its top boost clock."""
     return gpu_over_cpu(gpu, cpu, 1, cpu.boost_hz)
 
 
 def whole_cpu_ratios(
-    gpu: f.Gpu = f.H100_SXM, cpu: f.Cpu = f.EPYC_9654
+    gpu: figures.Gpu = figures.H100_SXM, cpu: figures.Cpu = figures.EPYC_9654
 ) -> tuple[Fraction, Fraction]:
     """Every core of the socket: (all at the top boost clock, all at the base clock).
 
@@ -65,7 +67,7 @@ class Tier:
     bytes_per_s: Fraction
 
 
-def cpu_tiers(cpu: f.Cpu = f.EPYC_9654) -> tuple[Tier, ...]:
+def cpu_tiers(cpu: figures.Cpu = figures.EPYC_9654) -> tuple[Tier, ...]:
     """The whole socket's streaming rate by working-set size: each cache, then DRAM.
 
     A cache's rate is every core reading its share at the per-core rate, at the base clock. A
@@ -77,7 +79,7 @@ def cpu_tiers(cpu: f.Cpu = f.EPYC_9654) -> tuple[Tier, ...]:
     return (*caches, Tier(None, cpu.dram_bytes_per_s))
 
 
-def dram_only(cpu: f.Cpu = f.EPYC_9654) -> tuple[Tier, ...]:
+def dram_only(cpu: figures.Cpu = figures.EPYC_9654) -> tuple[Tier, ...]:
     """The same CPU as if it had no cache: every working set streams from DRAM."""
     return (Tier(None, cpu.dram_bytes_per_s),)
 
@@ -90,7 +92,9 @@ def stream_seconds(nbytes: int, tiers: Sequence[Tier]) -> Fraction:
     raise ValueError("the last tier must hold any amount (capacity None)")
 
 
-def gpu_seconds_per_byte(gpu: f.Gpu = f.H100_SXM, *, end_to_end: bool = False) -> Fraction:
+def gpu_seconds_per_byte(
+    gpu: figures.Gpu = figures.H100_SXM, *, end_to_end: bool = False
+) -> Fraction:
     """A vector add's GPU cost per byte: its memory, plus the PCIe trip if the data starts on
     the host (inputs across, result back: every byte crosses once)."""
     cost = 1 / gpu.memory_bytes_per_s
@@ -128,7 +132,7 @@ def crossover_elements(
 
 def vector_add_crossovers() -> tuple[int | None, int | None, int | None]:
     """(caches counted, DRAM only, data starting on the host) for an H100 against an EPYC 9654."""
-    launch, gpu = f.NULL_KERNEL_LAUNCH_SECONDS, gpu_seconds_per_byte()
+    launch, gpu = figures.NULL_KERNEL_LAUNCH_SECONDS, gpu_seconds_per_byte()
     return (
         crossover_elements(cpu_tiers(), gpu, launch),
         crossover_elements(dram_only(), gpu, launch),
@@ -166,7 +170,7 @@ def onions_comparison() -> str:
     """The onions' headline is one CPU core against a GPU; this is what a whole socket changes."""
     one = one_core_ratio()
     boost, base = whole_cpu_ratios()
-    gpu, cpu = f.H100_SXM, f.EPYC_9654
+    gpu, cpu = figures.H100_SXM, figures.EPYC_9654
     return (
         f"Real FP32 peaks: {gpu.name.split()[0]} = {_times(one)} one {cpu.name} core, only "
         f"{float(boost):.2g}-{_times(base)} all {cpu.cores} cores"
@@ -177,12 +181,12 @@ def onions_real_life() -> str:
     """Where a real GPU starts beating a real server CPU at the onions' kind of work."""
     cached, dram, from_host = vector_add_crossovers()
     host = "never" if from_host is None else f"from {from_host:,}"
-    gpu, cpu = f.H100_SXM, f.EPYC_9654
-    l3 = cpu.caches[-1].capacity_bytes // f.MIB
-    launch = f.NULL_KERNEL_LAUNCH_SECONDS * 10**6
+    gpu, cpu = figures.H100_SXM, figures.EPYC_9654
+    l3 = cpu.caches[-1].capacity_bytes // figures.MIB
+    launch = figures.NULL_KERNEL_LAUNCH_SECONDS * 10**6
     return (
         f"An {gpu.name.split()[0]} with the data on it "
-        f"({float(gpu.memory_bytes_per_s / f.TERA):g} TB/s, {launch} µs launch) beats a "
+        f"({float(gpu.memory_bytes_per_s / figures.TERA):g} TB/s, {launch} µs launch) beats a "
         f"{cpu.cores}-core {cpu.name} at a vector add only once the arrays outgrow its {l3} MiB "
         f"L3: from {cached:,} elements ({dram:,} with no cache); from host memory, {host}."
     )
@@ -190,7 +194,7 @@ def onions_real_life() -> str:
 
 def complex_real_life() -> str:
     """Why step-by-step work stays on the CPU: the launch it would pay per step."""
-    launch = f.NULL_KERNEL_LAUNCH_SECONDS * 10**6
+    launch = figures.NULL_KERNEL_LAUNCH_SECONDS * 10**6
     return (
         f"A bare kernel launch costs ~{launch} µs (more via PyTorch; CUDA graphs amortise it) "
         "and a GPU lane is slower than a CPU core: serial, branchy code stays on the CPU; "
@@ -200,26 +204,26 @@ def complex_real_life() -> str:
 
 def pantry_real_life() -> str:
     """A memory-bound job gains the memory ratio, not the lane count."""
-    gpu, cpu = f.H100_SXM, f.EPYC_9654
+    gpu, cpu = figures.H100_SXM, figures.EPYC_9654
     ratio = gpu.memory_bytes_per_s / cpu.dram_bytes_per_s
     return (
         f"A vector add moves {VECTOR_ADD_BYTES} bytes per FLOP, so it runs at memory speed: "
-        f"{gpu.name} HBM {float(gpu.memory_bytes_per_s / f.TERA):g} TB/s against {cpu.name} "
-        f"DDR5 {float(cpu.dram_bytes_per_s / f.TERA):.2g} TB/s, {_times(ratio)}, not the "
+        f"{gpu.name} HBM {float(gpu.memory_bytes_per_s / figures.TERA):g} TB/s against {cpu.name} "
+        f"DDR5 {float(cpu.dram_bytes_per_s / figures.TERA):.2g} TB/s, {_times(ratio)}, not the "
         f"{gpu.fp32_lanes:,} lanes' compute speed; kernel fusion cuts the trips."
     )
 
 
 def hallway_real_life() -> str:
     """The bytes a data-parallel step sends, for the case named, and what they cost per link."""
-    payload = gradient_bytes(EXAMPLE_PARAMETERS, f.DDP_AMP_GRADIENT_BYTES)
+    payload = gradient_bytes(EXAMPLE_PARAMETERS, figures.DDP_AMP_GRADIENT_BYTES)
     sent = ring_bytes_per_gpu(payload, EXAMPLE_GPUS)
-    nvlink = ring_transfer_seconds(payload, EXAMPLE_GPUS, f.H100_SXM.peer_link_bytes_per_s)
-    ethernet = ring_transfer_seconds(payload, EXAMPLE_GPUS, f.ETHERNET_100G_BYTES_PER_S)
+    nvlink = ring_transfer_seconds(payload, EXAMPLE_GPUS, figures.H100_SXM.peer_link_bytes_per_s)
+    ethernet = ring_transfer_seconds(payload, EXAMPLE_GPUS, figures.ETHERNET_100G_BYTES_PER_S)
     return (
-        f"A data-parallel step all-reduces every gradient, {f.DDP_AMP_GRADIENT_BYTES} B each "
+        f"A data-parallel step all-reduces every gradient, {figures.DDP_AMP_GRADIENT_BYTES} B each "
         "with PyTorch DDP + AMP (fp32 weights); a ring sends 2(K-1)/K of it per GPU: "
         f"{EXAMPLE_PARAMETERS // 10**9}B parameters on {EXAMPLE_GPUS} GPUs send "
-        f"{float(sent / f.GIGA):g} GB each, {format_time_rough(nvlink)} over NVLink, "
+        f"{float(sent / figures.GIGA):g} GB each, {format_time_rough(nvlink)} over NVLink, "
         f"{format_time_rough(ethernet)} over 100 GbE."
     )

@@ -9,8 +9,8 @@ from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.figures import NULL_KERNEL_LAUNCH_SECONDS
+from gpu_tui.core.kitchen.measurement import GEMM_SIZES, HALLWAY_SIZES, RealCheck
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.real import GEMM_SIZES, HALLWAY_SIZES, RealCheck
 from gpu_tui.core.units import (
     format_bytes_exact,
     format_seconds_and_long,

@@ -9,7 +9,7 @@ from typing import Literal
 
 from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.kitchen import figures, real_life
+from gpu_tui.core.kitchen import figures, hardware_facts
 from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
 
 Lesson = Literal["race", "amdahl", "pantry", "hallway", "scaling"]
@@ -22,7 +22,7 @@ class Scenario:
     name: str
     title: str
     caption: str  # the story, one line
-    in_real_life: str  # keeps the analogy honest: computed from sourced figures (real_life.py)
+    in_real_life: str  # keeps the analogy honest: computed from sourced figures (hardware_facts.py)
     params: KitchenParams
     settable: frozenset[str]  # what --set (and the pane's live controls) may change
     sources: tuple[Source, ...] = ()  # where the real-life figures come from
@@ -61,8 +61,8 @@ ONIONS = Scenario(
         "where the chef takes hours; below 8 onions the chef wins, because the briefing costs "
         "more than the work."
     ),
-    in_real_life=real_life.onions_real_life(),
-    comparison=real_life.onions_comparison(),
+    in_real_life=hardware_facts.onions_real_life(),
+    comparison=hardware_facts.onions_comparison(),
     noun="onions",
     sources=figures.H100_SOURCES + figures.EPYC_SOURCES + figures.LAUNCH_SOURCES,
     params=KitchenParams(
@@ -84,7 +84,7 @@ COMPLEX_RECIPE = Scenario(
         "Dependent judgment steps, one dish at a time: the chef beats the brigade, and chef + "
         "brigade together gains only a few percent (Amdahl)."
     ),
-    in_real_life=real_life.complex_real_life(),
+    in_real_life=hardware_facts.complex_real_life(),
     lesson="amdahl",
     sources=figures.LAUNCH_SOURCES,
     params=KitchenParams(
@@ -106,7 +106,7 @@ PANTRY_BOUND = Scenario(
         "The cooks stand idle waiting for the pantry: twice the cooks changes nothing, twice "
         "the pantry halves the time, and fusing trips (fewer units per task) helps."
     ),
-    in_real_life=real_life.pantry_real_life(),
+    in_real_life=hardware_facts.pantry_real_life(),
     lesson="pantry",
     sources=(*figures.H100_SOURCES, figures.EPYC_TABLE),
     params=KitchenParams(
@@ -130,7 +130,7 @@ SLOW_HALLWAY = Scenario(
     ),
     lesson="hallway",
     try_it=("hallway_rate", Fraction(1000)),
-    in_real_life=real_life.hallway_real_life(),
+    in_real_life=hardware_facts.hallway_real_life(),
     sources=(*figures.GRADIENT_SOURCES, figures.H100_SPECS),
     params=KitchenParams(
         phases=(Phase(20_000, _f("1"), _f("0")),),

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import messages
 from gpu_tui.core.bench.suites import HostSpeed, startup_seconds, task_points
 from gpu_tui.core.bench.telemetry import Reading
 
@@ -70,17 +70,17 @@ class RunTracker:
         self.startup = startup_seconds(0)
         self._shown_eta = self.estimate
 
-    def apply(self, event: m.Message, now: float) -> None:
+    def apply(self, event: messages.Message, now: float) -> None:
         """Take in one runner message (results and the end are the pane's business)."""
-        if isinstance(event, m.Progress):
+        if isinstance(event, messages.Progress):
             self.progress(event.index, event.total, event.benchmark, event.device, now)
-        elif isinstance(event, m.Heartbeat):
+        elif isinstance(event, messages.Heartbeat):
             self.heartbeat(event.label, event.fraction)
-        elif isinstance(event, m.EnvironmentReady):
+        elif isinstance(event, messages.EnvironmentReady):
             self.environment(event.environment, now)
-        elif isinstance(event, m.Status):
+        elif isinstance(event, messages.Status):
             self.label = event.message
-        elif isinstance(event, m.Telemetry):
+        elif isinstance(event, messages.Telemetry):
             self.gpu = event.line(self.device)
 
     def environment(self, environment: dict[str, Any], now: float) -> None:

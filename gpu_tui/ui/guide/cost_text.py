@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from gpu_tui.core.guide import cost as c
+from gpu_tui.core.guide import cost
 from gpu_tui.core.guide.prices import PRICES, SUMMARY, cite
 
 
@@ -24,15 +24,15 @@ class CloudChoice:
 
 def price_source(usd_per_hour: float) -> str:
     """The reference price this is (label and source), or that the user typed it."""
-    for price in c.REFERENCE_PRICES:
+    for price in cost.REFERENCE_PRICES:
         if abs(price.usd_per_gpu_hour - usd_per_hour) < 1e-9:
             return f"{price.label}; seen {price.date}; {price.source}"
     return "given by you (reference prices and their dates are listed on the right)"
 
 
-def verdict(year: c.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Text:
+def verdict(year: cost.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Text:
     """Break-even utilisation, then what one useful GPU-hour costs each way at the chosen u."""
-    u_star = c.break_even_utilization(year, choice.usd_per_hour)
+    u_star = cost.break_even_utilization(year, choice.usd_per_hour)
     price = f"${choice.usd_per_hour:,.2f}/GPU-h (seen {choice.date or 'date not given'})"
     text = Text()
     if u_star is None:
@@ -44,18 +44,18 @@ def verdict(year: c.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Tex
         )
         text.append(
             f"\nOn-prem beats {price} only when the GPU does useful work more than "
-            f"{u_star * 100:.1f} % of the hours ({u_star * c.HOURS_PER_YEAR:,.0f} h/yr).\n"
+            f"{u_star * 100:.1f} % of the hours ({u_star * cost.HOURS_PER_YEAR:,.0f} h/yr).\n"
         )
-    onprem = c.onprem_usd_per_useful_hour(year, choice.utilization)
+    onprem = cost.onprem_usd_per_useful_hour(year, choice.utilization)
     cheaper = "on-prem" if onprem < choice.usd_per_hour else "cloud"
-    roi = c.roi(year, choice.usd_per_hour, choice.utilization)
+    roi = cost.roi(year, choice.usd_per_hour, choice.utilization)
     text.append(f"At {choice.utilization * 100:g} %: ", style="bold")
     text.append(f"on-prem ${onprem:,.2f} per useful GPU-hour vs cloud ${choice.usd_per_hour:,.2f}")
     text.append(f" → {cheaper} is cheaper", style="bold")
     text.append(f" (on-prem ROI {roi:+.0%} over the life).\n")
     if choice.measured_tflops is not None:
-        cloud = c.usd_per_tflop_hour(choice.usd_per_hour, choice.measured_tflops)
-        own = c.usd_per_tflop_hour(onprem, choice.measured_tflops)
+        cloud = cost.usd_per_tflop_hour(choice.usd_per_hour, choice.measured_tflops)
+        own = cost.usd_per_tflop_hour(onprem, choice.measured_tflops)
         text.append(
             f"Per TFLOP/s-hour at the measured {choice.measured_tflops:g} TFLOP/s: "
             f"cloud ${cloud:.4f}, on-prem ${own:.4f}.\n"
@@ -63,7 +63,7 @@ def verdict(year: c.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Tex
     return text
 
 
-def breakdown(year: c.GpuYear) -> Text:
+def breakdown(year: cost.GpuYear) -> Text:
     """The per-GPU-year split: the fixed parts, then power above idle."""
     parts = (
         ("capex÷life", year.capex_usd),
@@ -78,13 +78,13 @@ def breakdown(year: c.GpuYear) -> Text:
     text.append(f") + power above idle ${year.variable_usd:,.0f} × utilisation.\n")
     text.append(
         "u* = fixed ÷ (8760 h × cloud price − power); "
-        f"$/useful h = (fixed + power × u) ÷ (8760 × u). {c.SOURCE_FORMULAS}.",
+        f"$/useful h = (fixed + power × u) ÷ (8760 × u). {cost.SOURCE_FORMULAS}.",
         style="italic",
     )
     return text
 
 
-def reference_table(year: c.GpuYear) -> Table:
+def reference_table(year: cost.GpuYear) -> Table:
     """Four H100 cloud price scenarios, each with its break-even, its date and its pages."""
     table = Table(
         title="Break-even against H100 cloud prices",
@@ -99,8 +99,8 @@ def reference_table(year: c.GpuYear) -> Table:
     table.add_column("seen", no_wrap=True)
     # An address longer than the column folds onto the next line rather than losing its end.
     table.add_column("what (source)", ratio=1, overflow="fold")
-    for price in c.REFERENCE_PRICES:
-        u_star = c.break_even_utilization(year, price.usd_per_gpu_hour)
+    for price in cost.REFERENCE_PRICES:
+        u_star = cost.break_even_utilization(year, price.usd_per_gpu_hour)
         table.add_row(
             f"{price.usd_per_gpu_hour:.2f}",
             "never" if u_star is None else f"{u_star * 100:.1f} %",
@@ -136,7 +136,7 @@ def snapshot_table() -> Table:
     return table
 
 
-def tables(year: c.GpuYear) -> RenderableType:
+def tables(year: cost.GpuYear) -> RenderableType:
     """Under the verdict: the per-GPU-year split and the dated prices."""
     return Group(
         breakdown(year),

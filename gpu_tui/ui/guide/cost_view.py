@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.guide import cost as c
+from gpu_tui.core.guide import cost
 from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.core.limits import Limit
 from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
@@ -35,7 +35,7 @@ class Field:
     """Shown and typed as a percentage, stored as a fraction."""
 
 
-DEFAULT_PRICE = c.REFERENCE_PRICES[0]
+DEFAULT_PRICE = cost.REFERENCE_PRICES[0]
 CLOUD_FIELDS = (
     Field("price", "Cloud $/GPU-h"),
     Field("date", "Price seen"),
@@ -71,15 +71,15 @@ CLOUD_SOURCES = {
 def _default_text(field: Field) -> str:
     if field.attr is None:
         return CLOUD_DEFAULTS[field.id]
-    value = getattr(c.CostInputs(), field.attr)
+    value = getattr(cost.CostInputs(), field.attr)
     return f"{value * 100:g}" if field.percent else f"{value:,g}"
 
 
 def _limit(field: Field) -> Limit:
     """The core's range for a field: the same one the matching ``gpu-tui guide`` flag obeys."""
     if field.attr is not None:
-        return c.INPUT_LIMITS[field.attr]
-    return {"price": c.PRICE, "util": c.UTILIZATION, "tflops": c.MEASURED_TFLOPS}[field.id]
+        return cost.INPUT_LIMITS[field.attr]
+    return {"price": cost.PRICE, "util": cost.UTILIZATION, "tflops": cost.MEASURED_TFLOPS}[field.id]
 
 
 def _number(field: Field, text: str) -> float:
@@ -163,13 +163,13 @@ class CostView(ReportsWorkerFailures, Widget):
     def value(self, field_id: str) -> str:
         return self.query_one(f"#cost-{field_id}", Input).value
 
-    def read_inputs(self) -> tuple[c.CostInputs, CloudChoice]:
+    def read_inputs(self) -> tuple[cost.CostInputs, CloudChoice]:
         """The node and the cloud choice from the form; ``UsageError`` names a bad field."""
         changes: dict[str, Any] = {}
         for field in NODE_FIELDS:
             assert field.attr is not None  # every node field sets one
             changes[field.attr] = _number(field, self.value(field.id))
-        inputs = c.check_inputs(replace(c.CostInputs(), **changes))
+        inputs = cost.check_inputs(replace(cost.CostInputs(), **changes))
         fields = {field.id: field for field in CLOUD_FIELDS}
         price = _number(fields["price"], self.value("price"))
         util = _number(fields["util"], self.value("util"))
@@ -193,7 +193,7 @@ class CostView(ReportsWorkerFailures, Widget):
             out.update(Text(str(error), style=f"bold {styles['text-error']}"))
             self.query_one("#cost-tables", Static).update("")  # they would be for old inputs
             return
-        year = c.gpu_year(inputs)
+        year = cost.gpu_year(inputs)
         out.update(verdict(year, choice, styles))
         self.query_one("#cost-tables", Static).update(tables(year))
         self.refresh_source()
@@ -220,7 +220,7 @@ class CostView(ReportsWorkerFailures, Widget):
         elif field.attr is None:
             source = CLOUD_SOURCES[field_id]
         elif self.value(field_id).strip() == _default_text(field):
-            source = c.INPUT_SOURCES[field.attr]
+            source = cost.INPUT_SOURCES[field.attr]
         else:
             source = "given by you"
         text.append(source)

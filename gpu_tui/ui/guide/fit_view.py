@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Input, Label, Select, Static
 
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.guide import fit as f
+from gpu_tui.core.guide import fit
 from gpu_tui.core.guide.lineup import display_name
 from gpu_tui.core.guide.report import gb, kv_formula, read_formula
 from gpu_tui.core.guide.shapes import parse_params
@@ -30,17 +30,17 @@ DEFAULT_MODEL = "llama-3.1-8b"
 COLUMN_LABELS = ("Memory", "Need", "Of one", "Decode ≤ tok/s", "TB/s")
 """The table's columns after the Device column."""
 FORMULAS = (
-    f"Formulas ({f.SOURCE_DECODE.url}): weights = params × bytes; KV = 2 × bytes × layers × "
+    f"Formulas ({fit.SOURCE_DECODE.url}): weights = params × bytes; KV = 2 × bytes × layers × "
     "KV heads × head dim × context × batch (MLA: layers × (latent + RoPE dim) × bytes × "
     "context × batch); decode ≤ devices × bandwidth ÷ (weights read + batch × KV per sequence)."
 )
 
 
-def local_targets(inventory: Inventory | None) -> tuple[f.Target, ...]:
+def local_targets(inventory: Inventory | None) -> tuple[fit.Target, ...]:
     """This machine's accelerators, then its system RAM, named as in the Catalog table."""
     if inventory is None:
         return ()
-    *gpus, ram = f.machine_targets(inventory)
+    *gpus, ram = fit.machine_targets(inventory)
     devices = [d for d in inventory.accelerators if not d.lost]
     named = (
         replace(t, name=display_name(d.name, d.simulated))
@@ -49,7 +49,7 @@ def local_targets(inventory: Inventory | None) -> tuple[f.Target, ...]:
     return (*named, ram)
 
 
-def _ranked(placements: tuple[f.Placement, ...]) -> tuple[f.Placement, ...]:
+def _ranked(placements: tuple[fit.Placement, ...]) -> tuple[fit.Placement, ...]:
     """This machine first; then the fewest devices needed, fastest decode first among equals."""
     local = tuple(p for p in placements if p.target.local)
     rest = sorted(
@@ -74,10 +74,10 @@ class FitView(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.placements: tuple[f.Placement, ...] = ()
-        self.result: f.FitResult | None = None
+        self.placements: tuple[fit.Placement, ...] = ()
+        self.result: fit.FitResult | None = None
         # Named as in the Catalog table ("H100 SXM", not "NVIDIA H100 SXM").
-        targets = f.catalog_targets()
+        targets = fit.catalog_targets()
         self.catalog = tuple(replace(t, name=display_name(t.name, False)) for t in targets)
 
     def compose(self) -> ComposeResult:
@@ -94,9 +94,9 @@ class FitView(Widget):
             options = [(d, d) for d in DTYPES]
             yield Select(options, value="bf16", allow_blank=False, id="fit-dtype", compact=True)
             yield Label("Context", classes="field-label")
-            yield Field(str(f.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
+            yield Field(str(fit.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
             yield Label("Batch", classes="field-label")
-            yield Field(str(f.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
+            yield Field(str(fit.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
         yield Static(id="fit-summary")
         # Below the table at 80 columns, beside it when wide (CSS); at 80×24 the notes are
         # longer than the rows left for them, so the box scrolls (Tab, then ↓).
@@ -128,14 +128,14 @@ class FitView(Widget):
     def action_leave(self) -> None:
         self.query_one("#fit-table", DataTable).focus()
 
-    def read_inputs(self) -> f.FitResult:
+    def read_inputs(self) -> fit.FitResult:
         """The fit for what the inputs say; ``UsageError`` with one line for bad input."""
         params, shape = parse_params(self.query_one("#fit-params", Input).value)
         dtype = str(self.query_one("#fit-dtype", Select).value)
         # The CLI's --context and --batch parse with these same core limits: one range, one text.
-        context = f.CONTEXT.parse_whole(self.query_one("#fit-context", Input).value)
-        batch = f.BATCH.parse_whole(self.query_one("#fit-batch", Input).value)
-        return f.fit(params, dtype, context=context, batch=batch, shape=shape)
+        context = fit.CONTEXT.parse_whole(self.query_one("#fit-context", Input).value)
+        batch = fit.BATCH.parse_whole(self.query_one("#fit-batch", Input).value)
+        return fit.fit(params, dtype, context=context, batch=batch, shape=shape)
 
     def recompute(self) -> None:
         """Pure arithmetic over ~40 devices: microseconds, so it runs on every keystroke."""
@@ -148,7 +148,7 @@ class FitView(Widget):
         except UsageError as error:
             summary.update(Text(str(error), style=self.app.get_css_variables()["text-error"]))
             return
-        self.result = f.with_targets(result, local_targets(self.inventory) + self.catalog)
+        self.result = fit.with_targets(result, local_targets(self.inventory) + self.catalog)
         self.placements = _ranked(self.result.placements)
         summary.update(self.summary(self.result))
         keep = table.cursor_row
@@ -167,7 +167,7 @@ class FitView(Widget):
         table.move_cursor(row=min(keep, len(self.placements) - 1))
         self.show_detail(table.cursor_row)
 
-    def summary(self, result: f.FitResult) -> Text:
+    def summary(self, result: fit.FitResult) -> Text:
         """The arithmetic, with this machine's answer first; five lines that fit in 80 columns."""
         shape = result.shape.shape
         text = Text()
@@ -177,7 +177,7 @@ class FitView(Widget):
         active = f"; {result.active_params / 1e9:,.4g}B active" if shape.moe else ""
         text.append(
             f"Weights  {gb(result.weight_bytes):>10} = {result.params / 1e9:,.4g}B "
-            f"params × {f.DTYPE_BYTES[result.dtype]:g} B ({result.dtype}){active}\n"
+            f"params × {fit.DTYPE_BYTES[result.dtype]:g} B ({result.dtype}){active}\n"
         )
         text.append(
             f"KV cache {gb(result.kv_cache_bytes):>10} = {kv_formula(result, short=True)}\n"
@@ -194,7 +194,7 @@ class FitView(Widget):
         return text
 
     @staticmethod
-    def verdict(p: f.Placement) -> str:
+    def verdict(p: fit.Placement) -> str:
         """One line: does it fit on this device, and how fast can it decode at best."""
         name = p.target.name
         if p.devices_needed is None:
@@ -210,7 +210,7 @@ class FitView(Widget):
 
     @staticmethod
     def cells(
-        p: f.Placement, variables: dict[str, str], width: int, console: Console
+        p: fit.Placement, variables: dict[str, str], width: int, console: Console
     ) -> list[Text]:
         name = device_name.name_cell(
             p.target.name,
@@ -267,9 +267,9 @@ class FitView(Widget):
             f"Read per step: {read_formula(result)}.",
             f"Shape: {result.shape.how}.",
             FORMULAS,
-            *([f.MOE_NOTE] if result.shape.shape.moe else []),
-            f.UNITS_NOTE,
-            f.CAPACITY_NOTE,
+            *([fit.MOE_NOTE] if result.shape.shape.moe else []),
+            fit.UNITS_NOTE,
+            fit.CAPACITY_NOTE,
         ]
         text.append("\n" + " ".join(notes), style="italic")
         detail.update(text)

@@ -16,14 +16,19 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
-from gpu_tui.core.bench import BenchRunner
-from gpu_tui.core.bench import messages as m
+from gpu_tui.core.bench import BenchRunner, messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import RunControl, drive
 from gpu_tui.core.comm.runner import CommRunner
+from gpu_tui.core.kitchen.measurement import (
+    BUDGET_SECONDS,
+    RealCheck,
+    in_warmup,
+    real_check,
+    real_plan,
+)
+from gpu_tui.core.kitchen.measurement_reading import read
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.core.kitchen.real import BUDGET_SECONDS, RealCheck, in_warmup, real_check, real_plan
-from gpu_tui.core.kitchen.real_reading import read
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures, describe_failure
 
 HINT = "m: measure again · Esc: close"
@@ -56,15 +61,15 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
 
     @dataclass
     class Update(Message):
-        event: m.Message
+        event: messages.Message
         run: int
         """Which run it belongs to: a stopped run's last messages must not land in the next."""
 
         def can_replace(self, message: Message) -> bool:  # heartbeats: the latest wins
             return (
                 isinstance(message, MeasurePanel.Update)
-                and isinstance(self.event, m.Heartbeat)
-                and isinstance(message.event, m.Heartbeat)
+                and isinstance(self.event, messages.Heartbeat)
+                and isinstance(message.event, messages.Heartbeat)
             )
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -168,33 +173,31 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
         event = message.event
         if message.run != self.run:
             return
-        if isinstance(event, m.BenchError) and event.kind == "start":
+        if isinstance(event, messages.BenchError) and event.kind == "start":
             self.problems.append(
                 f"{event.message}. Point --bench-python at a Python with PyTorch, or "
                 "pip install 'gpu-tui[torch]' here."
             )
             self.status = "could not start the benchmark worker"
-        elif isinstance(event, m.ResultReady):
+        elif isinstance(event, messages.ResultReady):
             if not self.warming:
                 self.results.append(event.result)
-        elif isinstance(event, m.Skipped):
+        elif isinstance(event, messages.Skipped):
             self.no_gpu = self.no_gpu or event.device == "gpu"
-        elif isinstance(event, m.BenchError):
+        elif isinstance(event, messages.BenchError):
             if event.message not in self.problems:  # the warm-up pass may hit it first
                 self.problems.append(event.message)
-        elif isinstance(event, m.Status):
-            if event.message.startswith("warning:"):
-                # the first clause is the news; the rest says each row records it
-                self.warning = event.message.removeprefix("warning: ").split(" (")[0]
-            else:
-                self.status = event.message.replace("(a few seconds)", "…")
-        elif isinstance(event, m.Progress):
+        elif isinstance(event, messages.RunWarning):
+            self.warning = event.message
+        elif isinstance(event, messages.Status):
+            self.status = event.message.replace("(a few seconds)", "…")
+        elif isinstance(event, messages.Progress):
             self.warming = in_warmup(event.index, event.total, self.check)
             self.status = f"{self._doing()} {event.benchmark} on {event.device} …"
-        elif isinstance(event, m.Heartbeat):
+        elif isinstance(event, messages.Heartbeat):
             filled = round(8 * min(1.0, max(0.0, event.fraction)))
             self.status = f"{self._doing()} {event.label}  {'▰' * filled}{'▱' * (8 - filled)}"
-        elif isinstance(event, m.Finished):
+        elif isinstance(event, messages.Finished):
             words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
             count = len(self.results)
             started = not any(e.get("kind") == "start" for e in event.document.errors)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from gpu_tui.core.bench.results import BenchResult
-from gpu_tui.core.kitchen.real import (
+from gpu_tui.core.kitchen.measurement import (
     BUDGET_SECONDS,
     GEMM_SIZES,
     HALLWAY_SIZES,
@@ -19,7 +19,7 @@ from gpu_tui.core.kitchen.real import (
     real_check,
     real_plan,
 )
-from gpu_tui.core.kitchen.real_reading import (
+from gpu_tui.core.kitchen.measurement_reading import (
     MISSING,
     NO_GPU,
     PENDING,

@@ -107,8 +107,9 @@ def run(channel: Channel, plan: dict[str, Any]) -> int:
     if foreign is not None and foreign > FOREIGN_LOAD_LIMIT:
         channel.send(
             "warning",
-            message=f"other processes are using {foreign:.1f} vCPU: CPU "
-            "results will be low and noisy (each result says how loaded it was)",
+            message=f"other processes are using {foreign:.1f} vCPU: CPU results will be low "
+            "and noisy",
+            detail="each result says how loaded it was",
         )
     no_gpu = None
     if not any(d != "cpu" for d in devices):
