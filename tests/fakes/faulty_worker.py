@@ -14,6 +14,9 @@ benchmark or comm rank that ``$GPU_TUI_BENCH_FAULT`` names misbehave:
   wrapper (its ``PYTHON_EXEC``), so the ranks get their faults too.
 - ``comm-free:BYTES``: every comm rank reports BYTES of free memory, so the cap on message
   sizes can be tested on a machine with plenty.
+- ``copies-host:DEVICE,DEVICE,...``: the comm suite's copies run between these CPU "devices"
+  with the host clock (the same code as on GPUs but the thin CUDA layer), so that a machine
+  without a GPU runs them for real.
 """
 
 from __future__ import annotations
@@ -131,6 +134,17 @@ def free_memory(spec: str) -> Patch:
     return patch
 
 
+def host_copies(spec: str) -> Patch:
+    """Makes the copies run between the CPU "devices" ``copies-host:cpu,cpu`` names."""
+    devices = spec.removeprefix("copies-host:").split(",")
+
+    def patch(comm_copies: ModuleType) -> None:
+        host = comm_copies.copy_matrix.HostBackend
+        comm_copies.backend_and_devices = lambda torch, comm: (host(torch), devices)
+
+    return patch
+
+
 class _Patched(importlib.abc.Loader):
     """The worker module's own loader, then the patch on the module it made."""
 
@@ -171,7 +185,9 @@ def main() -> None:
     script, *arguments = sys.argv[1:]
     spec = os.environ.get(FAULT_VARIABLE, "")
     patches: dict[str, Patch] = {}
-    if spec.startswith("comm-"):
+    if spec.startswith("copies-host:"):
+        patches["comm_copies"] = host_copies(spec)
+    elif spec.startswith("comm-"):
         if arguments == ["rank"]:
             fault = free_memory if spec.startswith("comm-free:") else rank_fault
             patches["comm_rank"] = fault(spec)

@@ -16,9 +16,10 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.peak import PeakTable
 from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.bench.worker import copy_matrix as cm
-from gpu_tui.core.bench.worker.comm_copies import DEVICES_VARIABLE, StdinStop
+from gpu_tui.core.bench.worker.comm_copies import StdinStop
 from gpu_tui.core.comm import copies
 from tests import needs
+from tests.fakes import faulty_worker
 from tests.helpers.running_app import command, environment
 
 torch = needs.module("torch")
@@ -187,9 +188,11 @@ def test_stop_is_read_from_stdin_a_line_at_a_time_and_the_rest_left() -> None:
 
 
 def comm_copies(data_dir: Path, *args: str, devices: str | None) -> Any:
-    extra = {DEVICES_VARIABLE: devices} if devices else {}
+    """``bench --suite comm --only copies``; between CPU "devices" when ``devices`` is given."""
+    extra = {faulty_worker.FAULT_VARIABLE: f"copies-host:{devices}"} if devices else {}
+    python = ("--bench-python", faulty_worker.python(data_dir.parent)) if devices else ()
     return subprocess.run(
-        command("bench", "--suite", "comm", "--device", "cpu", "--only", "copies", *args),
+        command("bench", "--suite", "comm", "--device", "cpu", "--only", "copies", *python, *args),
         env=environment(data_dir, **extra),
         capture_output=True,
         text=True,

@@ -17,10 +17,6 @@ from .main import is_out_of_memory
 from .protocol import Channel
 from .sysinfo import environment
 
-DEVICES_VARIABLE = "GPU_TUI_COPIES_DEVICES"
-"""Tests only: ``cpu,cpu`` runs the copies between CPU tensors with the host clock (the same
-code as on GPUs but the thin CUDA layer), so that a machine without a GPU runs them for real."""
-
 
 class StdinStop:
     """True once "stop" (or the end of stdin: gpu-tui went away) has been read from fd 0."""
@@ -55,29 +51,30 @@ def why_not(torch: Any, comm: dict[str, Any]) -> str | None:
     return None
 
 
+def backend_and_devices(
+    torch: Any, comm: dict[str, Any]
+) -> tuple[copy_matrix.Backend, list[str]] | str:
+    """What copies the data and between which devices: every CUDA GPU; or why not."""
+    reason = why_not(torch, comm)
+    if reason:
+        return reason
+    from .copy_cuda import CudaBackend
+
+    return CudaBackend(torch), [f"cuda:{i}" for i in range(int(torch.cuda.device_count()))]
+
+
 def run(channel: Channel, torch: Any, comm: dict[str, Any], budget: float) -> bool:
     """The copies part of a comm run: results, or one skip saying why not; True when stopped.
     A failure (out of memory, a driver error) is one error, and the collectives still run."""
     copies = comm["copies"]
-    test_devices = [d for d in os.environ.get(DEVICES_VARIABLE, "").split(",") if d]
-    backend: copy_matrix.Backend
-    if test_devices:
-        backend, devices = copy_matrix.HostBackend(torch), test_devices
-    else:
-        reason = why_not(torch, comm)
-        if reason:
-            channel.send(
-                "skip",
-                benchmark=copy_matrix.BENCHMARK,
-                device=comm.get("device"),
-                reason=reason,
-                params={},
-            )
-            return False
-        from .copy_cuda import CudaBackend
-
-        backend = CudaBackend(torch)
-        devices = [f"cuda:{i}" for i in range(int(torch.cuda.device_count()))]
+    chosen = backend_and_devices(torch, comm)
+    if isinstance(chosen, str):
+        device = comm.get("device")
+        channel.send(
+            "skip", benchmark=copy_matrix.BENCHMARK, device=device, reason=chosen, params={}
+        )
+        return False
+    backend, devices = chosen
     channel.send("status", message=f"copies between {len(devices)} devices and the host")
     channel.send("environment", environment=environment(torch, sorted(set(devices))))
     try:
