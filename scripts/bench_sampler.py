@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Median time of one sampler tick (the host + every GPU), with the NVML test double and for real.
+"""Median time of one sampler tick (the host + every GPU), over the simulated driver and for real.
 
 Each scenario ticks WARMUP times, then TICKS times, timing ``Sampler.tick()`` alone (the sleep
 between ticks is not counted).
 Budget: one tick (the host and every GPU read once) takes <= 5 ms, median. At the fastest
 refresh interval, 0.1 s, that is 5 % of one core, so sampling never competes with drawing.
   host only              this machine's CPU and memory (/proc held open, and psutil), no GPU
-  fake NVML, <fixture>   the host + tests/fakes/fake_nvml.py driven by a recorded node
+  simulated, <reading>   the host + nvidia-ml-py's real pynvml over the simulated driver
+                         (tests/fakes/simulated_driver.py) holding a recorded node
   ... inline             the same GPUs read on the sampler thread, to show the worker-thread cost
   real NVML              the host + the real driver, when this machine has one
 Usage: python scripts/bench_sampler.py [--ticks N]
@@ -24,10 +25,10 @@ from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.gpu_reader import GpuSource
 from gpu_tui.core.monitor.sampler import Sampler
 
-# The test doubles live with the tests, in the checkout this script is run from.
+# The simulated driver lives with the tests, in the checkout this script is run from.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.simulated_driver import driver
 
 WARMUP = 20
 BUDGET_MS = 5.0
@@ -59,11 +60,13 @@ def main() -> int:
     args = parser.parse_args()
     print(f"one sampler tick, {args.ticks} ticks after {WARMUP} warm-up; budget {BUDGET_MS} ms")
     measure("host only", args.ticks)
-    for fixture in ("h200", "a100_80gb_pcie_mig", "hgx_h100_8gpu"):
-        session = NvmlSession.open(FakeNvml.load(fixture))
-        measure(f"fake NVML, {fixture}", args.ticks, gpu_sources=[session])
-        measure(f"fake NVML, {fixture}, inline", args.ticks, inline_sources=[session])
-    real = NvmlSession.open()
+    for reading in ("h200", "a100_80gb_pcie_mig", "hgx_h100_8gpu"):
+        with driver(reading) as library:  # under the real pynvml until the block ends
+            session = NvmlSession.open(library.binding)
+            measure(f"simulated, {reading}", args.ticks, gpu_sources=[session])
+            measure(f"simulated, {reading}, inline", args.ticks, inline_sources=[session])
+            session.close()
+    real = NvmlSession.open()  # the driver taken away: the binding loads libnvidia-ml itself
     if real.status.available:
         measure("real NVML", args.ticks, gpu_sources=[real])
         real.close()

@@ -1,4 +1,5 @@
-"""NVML discovery and live readings against recorded GPUs, with every failure the spec names."""
+"""NVML discovery and live readings against recorded GPUs, with every failure the spec names:
+nvidia-ml-py's own ``pynvml`` over the simulated driver (``simulated_nvml``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ from gpu_tui.core.devices.model import NvLink
 from gpu_tui.core.devices.nvidia import NvmlSession, cores_per_sm, discover_nvidia
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.devices.nvml_util import throttle_words
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
+from tests.fakes.simulated_driver import SimulatedLibrary
 
 NOT_SUPPORTED = Unknown("not supported on this GPU or driver")
 GIB = 1024**3
 
 
-def test_h200_inventory_reproduces_the_peaks() -> None:
-    gpus, status = discover_nvidia(FakeNvml.load("h200"))
+def test_h200_inventory_reproduces_the_peaks(simulated_nvml: SimulatedNvml) -> None:
+    gpus, status = discover_nvidia(simulated_nvml("h200").binding)
     assert status.available
     assert status.details == {
         "driver_version": "550.90.12",
@@ -48,8 +50,8 @@ def test_h200_inventory_reproduces_the_peaks() -> None:
     assert not gpu.lost
 
 
-def test_eight_gpu_node_lists_every_gpu_in_order() -> None:
-    gpus, status = discover_nvidia(FakeNvml.load("hgx_h100_8gpu"))
+def test_eight_gpu_node_lists_every_gpu_in_order(simulated_nvml: SimulatedNvml) -> None:
+    gpus, status = discover_nvidia(simulated_nvml("hgx_h100_8gpu").binding)
     assert status.available
     assert [g.index for g in gpus] == list(range(8))
     assert gpus[7].uuid == "GPU-33135771-a848-ece1-b61e-489e221d663c"
@@ -57,8 +59,8 @@ def test_eight_gpu_node_lists_every_gpu_in_order() -> None:
     assert {g.datasheet.product for g in gpus if g.datasheet} == {"NVIDIA H100 SXM"}
 
 
-def test_mig_gpu_lists_its_instances() -> None:
-    (gpu,), _ = discover_nvidia(FakeNvml.load("a100_80gb_pcie_mig"))
+def test_mig_gpu_lists_its_instances(simulated_nvml: SimulatedNvml) -> None:
+    (gpu,), _ = discover_nvidia(simulated_nvml("a100_80gb_pcie_mig").binding)
     assert gpu.mig_enabled is True
     assert [m.name.rsplit(" ", 1)[1] for m in gpu.mig_devices] == [
         "3g.40gb",
@@ -71,8 +73,8 @@ def test_mig_gpu_lists_its_instances() -> None:
     assert gpu.peaks.bf16_tflops == pytest.approx(311.9, rel=1e-3)
 
 
-def test_geforce_card() -> None:
-    (gpu,), _ = discover_nvidia(FakeNvml.load("geforce_rtx4090"))
+def test_geforce_card(simulated_nvml: SimulatedNvml) -> None:
+    (gpu,), _ = discover_nvidia(simulated_nvml("geforce_rtx4090").binding)
     assert gpu.sm_count == 128
     assert gpu.mig_enabled == NOT_SUPPORTED
     assert gpu.ecc_enabled is False
@@ -80,10 +82,10 @@ def test_geforce_card() -> None:
     assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(1008.1, rel=1e-3)
 
 
-def test_nvlink_links_are_counted() -> None:
-    fake = FakeNvml.load("h200")
-    fake.devices[0]["nvlink_active"] = [1] * 16 + [0, 0]
-    (gpu,), _ = discover_nvidia(fake)
+def test_nvlink_links_are_counted(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.devices[0]["nvlink_active"] = [1] * 16 + [0, 0]
+    (gpu,), _ = discover_nvidia(library.binding)
     assert gpu.nvlink == NvLink(active_links=16, max_links=18)
 
 
@@ -97,26 +99,28 @@ def test_nvlink_links_are_counted() -> None:
         ("Unknown", "unknown error"),
     ],
 )
-def test_init_failures_give_a_status_not_a_crash(fault: str, words: str) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init(fault)
-    gpus, status = discover_nvidia(fake)
+def test_init_failures_give_a_status_not_a_crash(
+    simulated_nvml: SimulatedNvml, fault: str, words: str
+) -> None:
+    library = simulated_nvml("h200")
+    library.fail_init(fault)
+    gpus, status = discover_nvidia(library.binding)
     assert gpus == ()
     assert status.name == "nvml"
     assert not status.available
     assert status.reason is not None
     assert words in status.reason
     assert status.fix
-    session = NvmlSession.open(fake)
+    session = NvmlSession.open(library.binding)
     assert session.status == status
     assert session.device_count == 0
     session.close()
 
 
-def test_gpu_lost_at_handle_lookup_keeps_the_others() -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    fake.lose(2, at_handle=True)
-    gpus, status = discover_nvidia(fake)
+def test_gpu_lost_at_handle_lookup_keeps_the_others(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("hgx_h100_8gpu")
+    library.lose(2, at_handle=True)
+    gpus, status = discover_nvidia(library.binding)
     assert status.available
     assert len(gpus) == 8
     assert gpus[2].lost
@@ -127,10 +131,10 @@ def test_gpu_lost_at_handle_lookup_keeps_the_others() -> None:
     assert gpus[3].peaks.bf16_tflops == pytest.approx(989.4, rel=1e-3)
 
 
-def test_other_handle_failure_is_unreadable_not_lost() -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail(None, "nvmlDeviceGetHandleByIndex", "InsufficientPower")
-    (gpu,), status = discover_nvidia(fake)
+def test_other_handle_failure_is_unreadable_not_lost(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.fail(None, "nvmlDeviceGetHandleByIndex", "InsufficientPower")
+    (gpu,), status = discover_nvidia(library.binding)
     assert status.available
     assert gpu.name == "GPU 0: unreadable"
     assert not gpu.lost
@@ -138,11 +142,11 @@ def test_other_handle_failure_is_unreadable_not_lost() -> None:
     assert gpu.uuid.reason
 
 
-def test_not_supported_on_single_fields() -> None:
-    fake = FakeNvml.load("h200")
-    fake.not_supported(0, "nvmlDeviceGetNumGpuCores")
-    fake.not_supported(0, "nvmlDeviceGetVbiosVersion")
-    (gpu,), _ = discover_nvidia(fake)
+def test_not_supported_on_single_fields(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.not_supported(0, "nvmlDeviceGetNumGpuCores")
+    library.not_supported(0, "nvmlDeviceGetVbiosVersion")
+    (gpu,), _ = discover_nvidia(library.binding)
     assert gpu.vbios_version == NOT_SUPPORTED
     assert gpu.cuda_cores == NOT_SUPPORTED
     assert gpu.sm_count == Unknown("CUDA core count unknown: not supported on this GPU or driver")
@@ -151,12 +155,18 @@ def test_not_supported_on_single_fields() -> None:
     assert gpu.name == "NVIDIA H200"
 
 
-def test_everything_not_supported_still_gives_a_device() -> None:
-    fake = FakeNvml.load("h200")
-    for name in vars(FakeNvml):
-        if name.startswith("nvmlDeviceGet") and name != "nvmlDeviceGetHandleByIndex":
-            fake.not_supported(0, name)
-    (gpu,), status = discover_nvidia(fake)
+def test_everything_not_supported_still_gives_a_device(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    # Every per-device C function the driver exports says NOT_SUPPORTED; the handle still opens.
+    per_device = [
+        symbol
+        for symbol in library.exported()
+        if symbol.startswith("nvmlDeviceGet") and symbol != "nvmlDeviceGetHandleByIndex_v2"
+    ]
+    assert "nvmlDeviceGetName" in per_device
+    for symbol in per_device:
+        library.not_supported(0, symbol)
+    (gpu,), status = discover_nvidia(library.binding)
     assert status.available
     assert gpu.name == "GPU 0"
     assert gpu.memory_total_bytes == NOT_SUPPORTED
@@ -189,9 +199,9 @@ def hidden(pid: int) -> tuple[Maybe[str], Maybe[str]]:
     }.get(pid, (Unknown(NOT_IN_NAMESPACE), Unknown(NOT_IN_NAMESPACE)))
 
 
-def loaded_h200() -> FakeNvml:
-    fake = FakeNvml.load("h200")
-    device = fake.devices[0]
+def loaded_h200(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    library = simulated_nvml("h200")
+    device = library.devices[0]
     device["temperature_threshold_c"] = {"slowdown": 87, "shutdown": 95, "gpu_max": 85}
     device.update(
         utilization_percent={"gpu": 97, "memory": 41},
@@ -200,7 +210,7 @@ def loaded_h200() -> FakeNvml:
         clocks_event_reasons=0x4,
         temperature_c=71,
     )
-    fake.set_processes(
+    library.set_processes(
         0,
         compute=[
             {"pid": 4242, "used_memory_bytes": 60 * GIB},
@@ -209,11 +219,11 @@ def loaded_h200() -> FakeNvml:
         ],
         graphics=[{"pid": 4242, "used_memory_bytes": 60 * GIB}],
     )
-    return fake
+    return library
 
 
-def test_sample_readings_and_units() -> None:
-    session = NvmlSession.open(loaded_h200(), process_lookup=hidden)
+def test_sample_readings_and_units(simulated_nvml: SimulatedNvml) -> None:
+    session = NvmlSession.open(loaded_h200(simulated_nvml).binding, process_lookup=hidden)
     assert session.status.available
     assert session.device_count == 1
     s = session.sample(0)
@@ -236,8 +246,8 @@ def test_sample_readings_and_units() -> None:
     session.close()
 
 
-def test_processes_joined_with_host_info() -> None:
-    session = NvmlSession.open(loaded_h200(), process_lookup=hidden)
+def test_processes_joined_with_host_info(simulated_nvml: SimulatedNvml) -> None:
+    session = NvmlSession.open(loaded_h200(simulated_nvml).binding, process_lookup=hidden)
     procs = session.sample(0).processes
     assert isinstance(procs, tuple)
     by_pid = {p.pid: p for p in procs}
@@ -251,39 +261,43 @@ def test_processes_joined_with_host_info() -> None:
     assert isinstance(by_pid[31337].used_memory_bytes, Unknown)
 
 
-def test_real_psutil_lookup_for_a_pid_that_does_not_exist() -> None:
-    fake = loaded_h200()
-    fake.set_processes(0, compute=[{"pid": 2**22 + 12345, "used_memory_bytes": 1}], graphics=[])
-    (proc,) = NvmlSession.open(fake).sample(0).processes  # type: ignore[misc]
+def test_real_psutil_lookup_for_a_pid_that_does_not_exist(simulated_nvml: SimulatedNvml) -> None:
+    library = loaded_h200(simulated_nvml)
+    library.set_processes(0, compute=[{"pid": 2**22 + 12345, "used_memory_bytes": 1}], graphics=[])
+    (proc,) = NvmlSession.open(library.binding).sample(0).processes  # type: ignore[misc]
     assert proc.command == Unknown(NOT_IN_NAMESPACE)
 
 
-def test_processes_vanish_between_samples() -> None:
-    fake = loaded_h200()
-    session = NvmlSession.open(fake, process_lookup=hidden)
+def test_processes_vanish_between_samples(simulated_nvml: SimulatedNvml) -> None:
+    library = loaded_h200(simulated_nvml)
+    session = NvmlSession.open(library.binding, process_lookup=hidden)
     assert len(session.sample(0).processes) == 3  # type: ignore[arg-type]
-    fake.set_processes(0, compute=[], graphics=[])
+    library.set_processes(0, compute=[], graphics=[])
     assert session.sample(0).processes == ()
 
 
-def test_process_list_falls_back_to_the_unversioned_name() -> None:
-    fake = loaded_h200()
-    fake.fail(0, "nvmlDeviceGetComputeRunningProcesses_v2", "FunctionNotFound")
-    fake.fail(0, "nvmlDeviceGetGraphicsRunningProcesses_v2", "FunctionNotFound")
-    procs = NvmlSession.open(fake, process_lookup=hidden).sample(0).processes
+def test_process_list_falls_back_to_the_unversioned_name(simulated_nvml: SimulatedNvml) -> None:
+    library = loaded_h200(simulated_nvml)
+    library.fail(0, "nvmlDeviceGetComputeRunningProcesses_v2", "FunctionNotFound")
+    library.fail(0, "nvmlDeviceGetGraphicsRunningProcesses_v2", "FunctionNotFound")
+    procs = NvmlSession.open(library.binding, process_lookup=hidden).sample(0).processes
     assert isinstance(procs, tuple)
     assert len(procs) == 3
-    assert "nvmlDeviceGetComputeRunningProcesses" in fake.calls
+    # the binding's unversioned function, which goes through the driver's _v3 entry point
+    assert library.called("nvmlDeviceGetComputeRunningProcesses") == 2  # the size, then the list
+    assert "nvmlDeviceGetComputeRunningProcesses_v3" in library.calls
 
 
-def test_throttle_reasons_fall_back_to_deprecated_name() -> None:
-    fake = loaded_h200()
-    fake.remove_function("nvmlDeviceGetCurrentClocksEventReasons")
-    assert NvmlSession.open(fake).sample(0).throttle_reasons == ("power cap",)
-    assert "nvmlDeviceGetCurrentClocksThrottleReasons" in fake.calls
-    driver_lacks = loaded_h200()
+def test_throttle_reasons_fall_back_to_deprecated_name(simulated_nvml: SimulatedNvml) -> None:
+    library = loaded_h200(simulated_nvml)
+    library.remove_function("nvmlDeviceGetCurrentClocksEventReasons")
+    assert NvmlSession.open(library.binding).sample(0).throttle_reasons == ("power cap",)
+    assert "nvmlDeviceGetCurrentClocksThrottleReasons" in library.calls
+    assert "nvmlDeviceGetCurrentClocksEventReasons" not in library.calls  # never exported
+    driver_lacks = loaded_h200(simulated_nvml)
     driver_lacks.fail(0, "nvmlDeviceGetCurrentClocksEventReasons", "FunctionNotFound")
-    assert NvmlSession.open(driver_lacks).sample(0).throttle_reasons == ("power cap",)
+    assert NvmlSession.open(driver_lacks.binding).sample(0).throttle_reasons == ("power cap",)
+    assert "nvmlDeviceGetCurrentClocksThrottleReasons" in driver_lacks.calls
 
 
 @pytest.mark.parametrize(
@@ -302,11 +316,13 @@ def test_throttle_words(mask: int, words: tuple[str, ...]) -> None:
     assert throttle_words(mask) == words
 
 
-def test_gpu_lost_mid_session_gives_lost_sample_and_others_keep_working() -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    session = NvmlSession.open(fake)
+def test_gpu_lost_mid_session_gives_lost_sample_and_others_keep_working(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu")
+    session = NvmlSession.open(library.binding)
     assert not session.sample(5).lost
-    fake.lose(5)
+    library.lose(5)
     lost = session.sample(5)
     assert lost.lost
     assert lost.power_watts == Unknown("the GPU is lost")
@@ -314,45 +330,47 @@ def test_gpu_lost_mid_session_gives_lost_sample_and_others_keep_working() -> Non
     assert session.sample(4).power_watts == pytest.approx(84.94)
 
 
-def test_gpu_lost_at_handle_lookup_in_session() -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    fake.lose(0, at_handle=True)
-    session = NvmlSession.open(fake)
+def test_gpu_lost_at_handle_lookup_in_session(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("hgx_h100_8gpu")
+    library.lose(0, at_handle=True)
+    session = NvmlSession.open(library.binding)
     assert session.device_count == 8
     assert session.sample(0).lost
     assert session.sample(1).temperature_c == 30.0
 
 
-def test_single_live_fields_not_supported() -> None:
-    fake = FakeNvml.load("h200")
-    fake.not_supported(0, "nvmlDeviceGetPowerUsage")
-    fake.fail(0, "nvmlDeviceGetTemperature", "NoPermission")
-    s = NvmlSession.open(fake).sample(0)
+def test_single_live_fields_not_supported(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.not_supported(0, "nvmlDeviceGetPowerUsage")
+    library.fail(0, "nvmlDeviceGetTemperature", "NoPermission")
+    s = NvmlSession.open(library.binding).sample(0)
     assert s.power_watts == NOT_SUPPORTED
     assert s.temperature_c == Unknown("needs more permissions")
     assert s.utilization_percent == 0.0
 
 
-def test_mig_parent_utilisation_is_unknown_not_zero() -> None:
-    s = NvmlSession.open(FakeNvml.load("a100_80gb_pcie_mig")).sample(0)
+def test_mig_parent_utilisation_is_unknown_not_zero(simulated_nvml: SimulatedNvml) -> None:
+    s = NvmlSession.open(simulated_nvml("a100_80gb_pcie_mig").binding).sample(0)
     assert s.utilization_percent == NOT_SUPPORTED
     assert s.memory_used_bytes == 44 * 1024**2
 
 
-def test_blocking_call_returns_after_the_block() -> None:
-    fake = FakeNvml.load("h200")
-    fake.block("nvmlDeviceGetPowerUsage", 0.2)
-    session = NvmlSession.open(fake)
+def test_blocking_call_returns_after_the_block(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.block("nvmlDeviceGetPowerUsage", 0.2)
+    session = NvmlSession.open(library.binding)
     started = time.monotonic()
     s = session.sample(0)
     assert time.monotonic() - started >= 0.2
     assert s.power_watts == pytest.approx(74.58)
 
 
-def test_sample_after_close_says_closed() -> None:
-    session = NvmlSession.open(FakeNvml.load("h200"))
+def test_sample_after_close_says_closed(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    session = NvmlSession.open(library.binding)
     session.close()
     session.close()  # twice is fine
+    assert not library.initialized  # the one nvmlInit was shut down, once
     s = session.sample(0)
     assert not s.lost
     assert s.power_watts == Unknown("NVML session is closed")

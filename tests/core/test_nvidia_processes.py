@@ -1,5 +1,6 @@
-"""GPU processes as nvitop lists them: GPU memory and SM share from the NVML double, host CPU,
-memory, start time, user and command line from the host, each failing soft on its own."""
+"""GPU processes as nvitop lists them: GPU memory and SM share from NVML (nvidia-ml-py's own
+``pynvml`` over the simulated driver), host CPU, memory, start time, user and command line from
+the host, each failing soft on its own."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from gpu_tui.core.monitor.host_processes import (
     HostProcesses,
 )
 from gpu_tui.core.monitor.samples import GpuProcess
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
+from tests.fakes.simulated_driver import SimulatedLibrary
 
 GIB = 1024**3
 STARTED = 1_700_000_000.0
@@ -34,9 +36,9 @@ def host(pid: int) -> HostProcess:
     return HostProcess("alice", f"python train.py --run {pid}", 250.0, 3 * GIB, STARTED)
 
 
-def training_node() -> FakeNvml:
-    fake = FakeNvml.load("h200")
-    fake.set_processes(
+def training_node(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    library = simulated_nvml("h200")
+    library.set_processes(
         0,
         compute=[
             {"pid": 4242, "used_memory_bytes": 60 * GIB, "sm_percent": 87},
@@ -45,7 +47,7 @@ def training_node() -> FakeNvml:
         ],
         graphics=[],
     )
-    return fake
+    return library
 
 
 def processes(session: NvmlSession) -> dict[int, GpuProcess]:
@@ -54,8 +56,11 @@ def processes(session: NvmlSession) -> dict[int, GpuProcess]:
     return {process.pid: process for process in listed}
 
 
-def test_each_process_has_its_gpu_memory_sm_share_and_host_readings() -> None:
-    by_pid = processes(NvmlSession.open(training_node(), process_lookup=host))
+def test_each_process_has_its_gpu_memory_sm_share_and_host_readings(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    session = NvmlSession.open(training_node(simulated_nvml).binding, process_lookup=host)
+    by_pid = processes(session)
     run = by_pid[4242]
     assert run.used_memory_bytes == 60 * GIB
     assert run.sm_percent == 87.0
@@ -69,46 +74,60 @@ def test_each_process_has_its_gpu_memory_sm_share_and_host_readings() -> None:
     assert by_pid[555].sm_percent == 0.0  # no sample since the last ask: no kernel ran
 
 
-def test_sm_shares_are_asked_for_since_the_newest_sample_seen() -> None:
-    fake = training_node()
-    session = NvmlSession.open(fake, process_lookup=host)
+def test_sm_shares_are_asked_for_since_the_newest_sample_seen(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = training_node(simulated_nvml)
+    # The driver stamps samples in µs since the epoch; here its clock ticks a second per ask.
+    clock = iter(range(1_700_000_001_000_000, 1_800_000_000_000_000, 1_000_000))
+    library.sample_clock = lambda: next(clock)
+    session = NvmlSession.open(library.binding, process_lookup=host)
     processes(session)
     processes(session)
-    first, second = fake.utilization_asked
+    first, second = library.utilization_asked
     assert first == 0  # everything the driver keeps, the first time
     assert second == 1_700_000_001_000_000  # the newest of the first answer
 
 
-def test_no_samples_since_means_nothing_ran() -> None:
-    fake = training_node()
-    fake.set_processes(0, compute=[{"pid": 4242, "used_memory_bytes": GIB}])  # no samples
-    assert processes(NvmlSession.open(fake, process_lookup=host))[4242].sm_percent == 0.0
+def test_no_samples_since_means_nothing_ran(simulated_nvml: SimulatedNvml) -> None:
+    library = training_node(simulated_nvml)
+    library.set_processes(0, compute=[{"pid": 4242, "used_memory_bytes": GIB}])  # no samples
+    session = NvmlSession.open(library.binding, process_lookup=host)
+    assert processes(session)[4242].sm_percent == 0.0
 
 
-def test_a_share_over_100_is_dropped_and_the_newest_sample_counts() -> None:
-    fake = training_node()
-    fake.set_processes(0, compute=[{"pid": 4242, "used_memory_bytes": GIB, "sm_percent": 180}])
-    assert processes(NvmlSession.open(fake, process_lookup=host))[4242].sm_percent == 0.0
+def test_a_share_over_100_is_dropped_and_the_newest_sample_counts(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = training_node(simulated_nvml)
+    library.set_processes(0, compute=[{"pid": 4242, "used_memory_bytes": GIB, "sm_percent": 180}])
+    session = NvmlSession.open(library.binding, process_lookup=host)
+    assert processes(session)[4242].sm_percent == 0.0
 
 
 @pytest.mark.parametrize(
     ("fault", "reason"), [("NotSupported", "not supported"), ("NoPermission", "permission")]
 )
-def test_sm_shares_fail_soft_while_the_rest_stays(fault: str, reason: str) -> None:
-    fake = training_node()
-    fake.fail(0, "nvmlDeviceGetProcessUtilization", fault)
-    run = processes(NvmlSession.open(fake, process_lookup=host))[4242]
+def test_sm_shares_fail_soft_while_the_rest_stays(
+    simulated_nvml: SimulatedNvml, fault: str, reason: str
+) -> None:
+    library = training_node(simulated_nvml)
+    library.fail(0, "nvmlDeviceGetProcessUtilization", fault)
+    run = processes(NvmlSession.open(library.binding, process_lookup=host))[4242]
     assert isinstance(run.sm_percent, Unknown)
     assert reason in run.sm_percent.reason.lower()
     assert run.used_memory_bytes == 60 * GIB
     assert run.cpu_percent == 250.0
 
 
-def test_a_lookup_of_user_and_command_only_leaves_the_rest_unread() -> None:
+def test_a_lookup_of_user_and_command_only_leaves_the_rest_unread(
+    simulated_nvml: SimulatedNvml,
+) -> None:
     def names(pid: int) -> tuple[str, str]:
         return "bob", "python eval.py"
 
-    run = processes(NvmlSession.open(training_node(), process_lookup=names))[4242]
+    session = NvmlSession.open(training_node(simulated_nvml).binding, process_lookup=names)
+    run = processes(session)[4242]
     assert (run.user, run.command) == ("bob", "python eval.py")
     assert isinstance(run.cpu_percent, Unknown)
     assert isinstance(run.started, Unknown)

@@ -1,4 +1,5 @@
-"""The sampler over NVML's recorded test double: an 8-GPU node, a MIG GPU, and driver faults."""
+"""The sampler over nvidia-ml-py's own ``pynvml`` and the simulated driver with recorded readings:
+an 8-GPU node, a MIG GPU, and driver faults."""
 
 from __future__ import annotations
 
@@ -13,22 +14,27 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.sampler import Sampler
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
+from tests.fakes.simulated_driver import SimulatedLibrary
 from tests.polling import wait_for
 
 HGX_POWER_WATTS = [100.89, 82.81, 85.98, 85.48, 84.94, 85.27, 86.05, 75.0]
 MISSING_PID = 2**31 - 1  # above any pid_max: like a host PID seen from inside a container
 
 
-def node(fixture: str = "hgx_h100_8gpu") -> tuple[FakeNvml, NvmlSession]:
-    fake = FakeNvml.load(fixture)
-    session = NvmlSession.open(fake)
+def node(
+    simulated_nvml: SimulatedNvml, reading: str = "hgx_h100_8gpu"
+) -> tuple[SimulatedLibrary, NvmlSession]:
+    library = simulated_nvml(reading)
+    session = NvmlSession.open(library.binding)
     assert session.status.available
-    return fake, session
+    return library, session
 
 
-def test_an_8_gpu_node_fills_8_slots_with_the_recorded_readings() -> None:
-    _, session = node()
+def test_an_8_gpu_node_fills_8_slots_with_the_recorded_readings(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    _, session = node(simulated_nvml)
     sampler = Sampler(gpu_sources=[session])
     assert sampler.gpu_count == 8
     sample = sampler.tick()
@@ -53,8 +59,10 @@ def test_an_8_gpu_node_fills_8_slots_with_the_recorded_readings() -> None:
     sampler.stop()
 
 
-def test_a_mig_enabled_gpu_is_one_slot_with_what_the_driver_gives() -> None:
-    _, session = node("a100_80gb_pcie_mig")
+def test_a_mig_enabled_gpu_is_one_slot_with_what_the_driver_gives(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    _, session = node(simulated_nvml, "a100_80gb_pcie_mig")
     sampler = Sampler(gpu_sources=[session])
     (gpu,) = sampler.tick().gpus
     assert gpu.memory_total_bytes == 85_899_345_920
@@ -68,12 +76,14 @@ def test_a_mig_enabled_gpu_is_one_slot_with_what_the_driver_gives() -> None:
     sampler.stop()
 
 
-def test_a_gpu_lost_mid_run_is_lost_and_the_other_seven_keep_updating() -> None:
-    fake, session = node()
+def test_a_gpu_lost_mid_run_is_lost_and_the_other_seven_keep_updating(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library, session = node(simulated_nvml)
     sampler = Sampler(gpu_sources=[session])
     sampler.tick()
-    fake.lose(3)
-    fake.devices[5]["power_usage_mw"] = 650_000
+    library.lose(3)
+    library.devices[5]["power_usage_mw"] = 650_000
     for _ in range(2):
         sample = sampler.tick()
     assert [g.lost for g in sample.gpus] == [i == 3 for i in range(8)]
@@ -83,9 +93,11 @@ def test_a_gpu_lost_mid_run_is_lost_and_the_other_seven_keep_updating() -> None:
     sampler.stop()
 
 
-def test_not_supported_fields_are_null_with_a_reason_in_watch_json() -> None:
-    fake, session = node()
-    fake.not_supported(None, "nvmlDeviceGetPowerUsage")
+def test_not_supported_fields_are_null_with_a_reason_in_watch_json(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library, session = node(simulated_nvml)
+    library.not_supported(None, "nvmlDeviceGetPowerUsage")
     sampler = Sampler(gpu_sources=[session])
     line = watch.sample_to_json(sampler.tick(), interval=1.0)
     assert len(line["gpus"]) == sampler.gpu_count > 0, "every GPU must be in the line"
@@ -96,11 +108,13 @@ def test_not_supported_fields_are_null_with_a_reason_in_watch_json() -> None:
     sampler.stop()
 
 
-def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late() -> None:
-    fake, session = node()
+def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library, session = node(simulated_nvml)
     sampler = Sampler(gpu_sources=[session], gpu_deadline=0.1)
     first = sampler.tick()
-    fake.block("nvmlDeviceGetPowerUsage", 2.0)
+    library.block("nvmlDeviceGetPowerUsage", 2.0)
     hung = sampler.tick()
     threads = threading.active_count()
     again = sampler.tick()
@@ -109,7 +123,7 @@ def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late() -> None
     assert sampler.hung_devices == 8
     assert threading.active_count() == threads  # no new thread per hung call
     assert again.cpu.per_core_percent  # the host part of the tick is fresh
-    fake.block("nvmlDeviceGetPowerUsage", 0.0)
+    library.block("nvmlDeviceGetPowerUsage", 0.0)
     # the blocked calls return on their own threads; how long they take is not the test
     wait_for(lambda: not sampler.hung_devices, "the blocked calls to return", every=0.05)
     recovered = sampler.tick()
@@ -117,9 +131,11 @@ def test_a_blocking_driver_call_makes_readings_stale_not_the_tick_late() -> None
     sampler.stop()
 
 
-def test_processes_that_vanish_or_hide_are_reported_with_a_reason() -> None:
-    fake, session = node()
-    fake.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 1 << 30}])
+def test_processes_that_vanish_or_hide_are_reported_with_a_reason(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library, session = node(simulated_nvml)
+    library.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 1 << 30}])
     sampler = Sampler(gpu_sources=[session])
     processes = sampler.tick().gpus[0].processes
     assert not isinstance(processes, Unknown)
@@ -128,17 +144,19 @@ def test_processes_that_vanish_or_hide_are_reported_with_a_reason() -> None:
     assert process.used_memory_bytes == 1 << 30
     assert isinstance(process.command, Unknown)
     assert "--pid=host" in process.command.reason
-    fake.set_processes(0, compute=[])
+    library.set_processes(0, compute=[])
     assert sampler.tick().gpus[0].processes == ()
     sampler.stop()
 
 
 def test_watch_json_over_the_8_gpu_node(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
+    library = simulated_nvml("hgx_h100_8gpu")
     monkeypatch.setattr(
-        watch, "open_gpu_sources", lambda demo: open_gpu_sources(demo=demo, nvml=fake)
+        watch, "open_gpu_sources", lambda demo: open_gpu_sources(demo=demo, nvml=library.binding)
     )
     args = argparse.Namespace(json=True, interval=0.1, count=2, demo=False)
     assert watch.run(args) == 0
@@ -149,4 +167,5 @@ def test_watch_json_over_the_8_gpu_node(
         assert [g["index"] for g in gpus] == list(range(8))
         assert [g["power_watts"] for g in gpus] == pytest.approx(HGX_POWER_WATTS)
         assert all(g["unknown"]["fan_percent"] for g in gpus)
-    assert not fake.initialized  # NVML shut down on the way out
+    assert library.called("nvmlInit") == 1
+    assert not library.initialized  # NVML shut down on the way out

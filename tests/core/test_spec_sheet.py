@@ -1,4 +1,5 @@
-"""The spec sheet, the comparison bars and the inventory JSON, from fixed and recorded GPUs."""
+"""The spec sheet, the comparison bars and the inventory JSON, from fixed and recorded GPUs (the
+recorded ones read through nvidia-ml-py's own ``pynvml`` over the simulated driver)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.simulated import simulated_accelerator
 from gpu_tui.core.devices.spec_rows import SpecRow
 from gpu_tui.core.devices.spec_sheet import accelerator_section, simd_summary, spec_sheet
-from tests.fakes.fake_nvml import FakeNvml, install_as_pynvml
+from tests.conftest import SimulatedNvml
+from tests.fakes import simulated_binding
 from tests.ui.conftest import fixed_inventory
 
 
@@ -105,11 +107,11 @@ def test_gpu_peak_rows_show_datasheet_and_arithmetic() -> None:
 H100_DATASHEET = "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"
 
 
-def another_board(fixture: str, device_id: str) -> Accelerator:
+def another_board(simulated_nvml: SimulatedNvml, reading: str, device_id: str) -> Accelerator:
     """A recorded GPU whose PCI device ID is changed to a board gpu-tui's table does not rate."""
-    fake = FakeNvml.load(fixture)
-    fake.devices[0]["pci_device_id"] = device_id
-    gpus, _ = discover_nvidia(fake)
+    library = simulated_nvml(reading)
+    library.devices[0]["pci_device_id"] = device_id
+    gpus, _ = discover_nvidia(library.binding)
     return gpus[0]
 
 
@@ -117,8 +119,10 @@ def rows_of(gpu: Accelerator) -> dict[str, SpecRow]:
     return {spec_row.label: spec_row for spec_row in accelerator_section(gpu).rows}
 
 
-def test_peak_clock_rows_say_the_peaks_use_nvidias_rated_clocks_and_cite_the_source() -> None:
-    gpus, _ = discover_nvidia(FakeNvml.load("hgx_h100_8gpu"))
+def test_peak_clock_rows_say_the_peaks_use_nvidias_rated_clocks_and_cite_the_source(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    gpus, _ = discover_nvidia(simulated_nvml("hgx_h100_8gpu").binding)
     rows = rows_of(gpus[0])
     assert rows["FP32 peak clock"].value == "1.98 GHz, NVIDIA-rated"
     tensor = rows["Tensor peak clock"]
@@ -138,9 +142,11 @@ def test_peak_clock_rows_say_the_peaks_use_nvidias_rated_clocks_and_cite_the_sou
     assert "NVIDIA's rated tensor clock for H100 SXM5 80GB" in rows["BF16 peak (dense)"].note
 
 
-def test_peaks_of_a_gpu_without_a_rating_read_at_most_and_say_why() -> None:
+def test_peaks_of_a_gpu_without_a_rating_read_at_most_and_say_why(
+    simulated_nvml: SimulatedNvml,
+) -> None:
     # pci.ids: 0x233D is "GH100 [H100 96GB]", not the H200 board NVIDIA's H200 figures describe.
-    rows = rows_of(another_board("h200", "0x233D10DE"))
+    rows = rows_of(another_board(simulated_nvml, "h200", "0x233D10DE"))
     assert rows["BF16 peak (dense)"].value == "at most 1,070.5 TFLOP/s"
     assert rows["FP32 peak"].value == "at most 66.9 TFLOP/s"
     assert rows["BF16 peak (dense)"].note.endswith(
@@ -201,9 +207,9 @@ def test_no_peak_clock_rows_when_no_compute_peak_is_known() -> None:
     assert "Tensor peak clock" not in labels
 
 
-def test_inventory_json_says_which_clock_each_peak_used() -> None:
-    rated, _ = discover_nvidia(FakeNvml.load("hgx_h100_8gpu"))
-    unrated = another_board("h200", "0x233D10DE")
+def test_inventory_json_says_which_clock_each_peak_used(simulated_nvml: SimulatedNvml) -> None:
+    rated, _ = discover_nvidia(simulated_nvml("hgx_h100_8gpu").binding)
+    unrated = another_board(simulated_nvml, "h200", "0x233D10DE")
     inventory = replace(fixed_inventory(demo=False), accelerators=(rated[0], unrated))
     document = json.loads(json.dumps(inventory_json(inventory)))
     first, second = document["accelerators"]
@@ -241,13 +247,10 @@ def test_inventory_json_says_which_clock_each_peak_used() -> None:
 
 
 def test_info_json_from_the_command_line_carries_the_clock_basis(tmp_path: Path) -> None:
-    shim = install_as_pynvml(tmp_path / "shim").parent
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GPU_TUI_", "TEXTUAL"))}
-    env.update(
-        PYTHONPATH=str(shim),
-        GPU_TUI_FAKE_NVML_FIXTURE="geforce_rtx4090",
-        GPU_TUI_DATA_DIR=str(tmp_path / "data"),
-    )
+    shim = simulated_binding.install_as_pynvml(tmp_path / "shim").parent
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("GPU_TUI_", "TEXTUAL"))}
+    env = simulated_binding.environment(shim, reading="geforce_rtx4090", base=clean)
+    env["GPU_TUI_DATA_DIR"] = str(tmp_path / "data")
     result = subprocess.run(
         [sys.executable, "-m", "gpu_tui", "info", "--json"],
         capture_output=True,

@@ -1,4 +1,5 @@
-"""``gpu-tui watch``: JSON lines for scripts, a one-line summary for humans, clean exits."""
+"""``gpu-tui watch``: JSON lines for scripts, a one-line summary for humans, clean exits. NVML is
+nvidia-ml-py's own ``pynvml`` over the simulated driver."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from gpu_tui.commands import watch
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.monitor.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,9 +143,9 @@ def test_human_line_summarises_many_cores() -> None:
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
 
 
-def test_sources_with_nvml_and_demo() -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    sources = open_gpu_sources(demo=True, nvml=fake)
+def test_sources_with_nvml_and_demo(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("hgx_h100_8gpu")
+    sources = open_gpu_sources(demo=True, nvml=library.binding)
     assert sources.session is not None
     assert sources.real == [sources.session]
     assert sources.session.device_count == 8
@@ -155,14 +156,15 @@ def test_sources_with_nvml_and_demo() -> None:
     reading = simulated.sample(0)
     assert reading.index == 8  # after the eight real GPUs
     assert reading.simulated
+    assert library.initialized
     sources.close(reads_hung=False)
-    assert not fake.initialized  # NVML shut down
+    assert not library.initialized  # NVML shut down
 
 
-def test_sources_say_why_there_are_no_gpus() -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("DriverNotLoaded")
-    sources = open_gpu_sources(demo=True, nvml=fake)
+def test_sources_say_why_there_are_no_gpus(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.fail_init("DriverNotLoaded")
+    sources = open_gpu_sources(demo=True, nvml=library.binding)
     assert (sources.real, sources.session, sources.hung) == ([], None, None)
     assert sources.note == "the NVIDIA kernel driver is not loaded"
     assert watch.source_notes(sources, for_scripts=False) == [
@@ -172,12 +174,16 @@ def test_sources_say_why_there_are_no_gpus() -> None:
     assert sources.inline[0].sample(0).index == 0
 
 
-def test_a_driver_without_gpus_is_a_note_not_an_empty_session() -> None:
-    fake = FakeNvml({"devices": []})
-    sources = open_gpu_sources(demo=False, nvml=fake)
+def test_a_driver_without_gpus_is_a_note_not_an_empty_session(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("h200")
+    library.devices.clear()  # the driver loads and answers, but counts no GPU
+    sources = open_gpu_sources(demo=False, nvml=library.binding)
     assert (sources.real, sources.inline, sources.session) == ([], [], None)
     assert sources.note == "NVML works but reports no NVIDIA GPUs"
-    assert not fake.initialized
+    assert library.called("nvmlDeviceGetCount") >= 1
+    assert not library.initialized
 
 
 # --- the real command, in a subprocess --------------------------------------------------------

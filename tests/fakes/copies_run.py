@@ -15,15 +15,17 @@ MODELLED, NOT MEASURED: no GPU ran this. The figures follow published measuremen
   host): illustrative, from no published run.
 
 Each cell varies a little by pair (a fixed pseudo-random pattern), as a real run does. The
-messages go through the comm runner's own handling, with the recorded HGX topology double as
-NVML, so the document's % of link peak and link names are gpu-tui's. Regenerate with
-``python -m tests.fakes.copies_run``.
+messages go through the comm runner's own handling, with nvidia-ml-py's own ``pynvml`` over the
+simulated driver holding the recorded HGX node and its topology as NVML, so the document's % of
+link peak and link names are gpu-tui's. Regenerate with ``python -m tests.fakes.copies_run``.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.comm.copies import BANDWIDTH_BYTES, LATENCY_BYTES
 from gpu_tui.core.comm.plan import Launch, build_comm_plan
 from gpu_tui.core.comm.runner import CommRunner
-from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.simulated_driver import SimulatedLibrary, driver
 
 FIXTURE = (
     Path(__file__).resolve().parent.parent / "fixtures" / "bench" / "comm-copies-hgx-h100-8gpu.json"
@@ -49,25 +51,35 @@ NOTES = (
 )
 
 
-def hgx_nvml() -> FakeNvml:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    fake.add_readings("hgx_h100_8gpu_topology")
-    return fake
+HGX_READING = "hgx_h100_8gpu"
+HGX_TOPOLOGY = ("hgx_h100_8gpu_topology",)
+"""The recorded node, and the reading of its NVLink and PCIe topology merged over it: pass both
+to ``simulated_nvml`` (``simulated_nvml(HGX_READING, add=HGX_TOPOLOGY)``)."""
 
 
-def _bus_id(fake: FakeNvml, index: int) -> str:
+@contextmanager
+def hgx_nvml() -> Iterator[SimulatedLibrary]:
+    """nvidia-ml-py's ``pynvml`` over a simulated driver of the recorded HGX node, for the block
+    (tests use the ``simulated_nvml`` fixture with the readings above instead)."""
+    with driver(HGX_READING, add=HGX_TOPOLOGY) as library:
+        yield library
+
+
+def _bus_id(devices: Sequence[Mapping[str, Any]], index: int) -> str:
     # as the worker writes it (sysinfo._pci_bus_id: lower-case hex), not as NVML does
-    return str(fake.devices[index]["pci_bus_id"]).lower()
+    return str(devices[index]["pci_bus_id"]).lower()
 
 
-def environment_message(fake: FakeNvml) -> dict[str, Any]:
-    devices = [
+def environment_message(devices: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The worker's environment message for the node whose recorded GPUs are ``devices`` (a
+    simulated driver's ``library.devices``)."""
+    cuda_devices = [
         {
             "device": f"cuda:{i}",
             "name": "NVIDIA H100 80GB HBM3",
             "vendor": "NVIDIA",
-            "uuid": str(fake.devices[i]["uuid"]).removeprefix("GPU-"),
-            "pci_bus_id": _bus_id(fake, i),
+            "uuid": str(devices[i]["uuid"]).removeprefix("GPU-"),
+            "pci_bus_id": _bus_id(devices, i),
             "compute_capability": "9.0",
             "sm_count": 132,
             "memory_total_bytes": 85520809984,
@@ -84,7 +96,7 @@ def environment_message(fake: FakeNvml) -> dict[str, Any]:
             "cuda_device_count": GPUS,
             "cpu_model": "Intel(R) Xeon(R) Platinum 8480C",
             "cpu_threads": 112,
-            "devices": devices,
+            "devices": cuda_devices,
         },
     }
 
@@ -152,13 +164,13 @@ def result_messages() -> list[dict[str, Any]]:
 
 def modelled_document() -> RunDocument:
     """The run document gpu-tui makes of the modelled messages (no process, no GPU)."""
-    fake = hgx_nvml()
     plan = build_comm_plan(Launch(nproc=GPUS), device="cuda", operations=["copies"])
-    runner = CommRunner(plan, save=False, nvml=fake, telemetry=False)
-    runner.document.started_at = STARTED
-    for message in [environment_message(fake), *result_messages()]:
-        for _ in runner._handle(json.dumps(message)):
-            pass
+    with hgx_nvml() as library:
+        runner = CommRunner(plan, save=False, nvml=library.binding, telemetry=False)
+        runner.document.started_at = STARTED
+        for message in [environment_message(library.devices), *result_messages()]:
+            for _ in runner._handle(json.dumps(message)):
+                pass
     runner.document.finished = True
     runner.document.finished_at = FINISHED
     return runner.document

@@ -1,9 +1,11 @@
 """A driver that hangs never hangs gpu-tui: NVML import, init, discovery and reads have a limit.
 
-The NVML test double hangs a call until released (``FakeNvml.hang``), and stands in for the real
-``pynvml`` of a subprocess (``install_as_pynvml``), where a hang is never released: the process
-has to finish on its own, within the NVML call limit and a little more. Every in-process hang
-is released at teardown, and the shared NVML thread is seen answering again before the next test.
+NVIDIA is nvidia-ml-py's own ``pynvml`` over a simulated driver (``tests/fakes/simulated_driver``),
+whose C functions hang until released (``SimulatedLibrary.hang``). A subprocess gets the same
+through a ``pynvml.py`` shim (``tests/fakes/simulated_binding``), where a hang is never released:
+the process has to finish on its own, within the NVML call limit and a little more. Every
+in-process hang is released at teardown, and the shared NVML thread is seen answering again
+before the next test.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from textual.widgets import Static
@@ -38,14 +40,10 @@ from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
 from gpu_tui.ui.specs_pane import SpecsPane
-from tests.fakes import scripted_worker
-from tests.fakes.fake_nvml import (
-    HANG_VARIABLE,
-    IMPORT_ERRORS,
-    IMPORT_VARIABLE,
-    FakeNvml,
-    install_as_pynvml,
-)
+from tests.conftest import SimulatedNvml
+from tests.fakes import scripted_worker, simulated_binding
+from tests.fakes.simulated_binding import IMPORT_ERRORS, install_as_pynvml
+from tests.fakes.simulated_driver import SimulatedLibrary
 from tests.helpers.running_app import Terminal
 from tests.polling import until, wait_for
 
@@ -74,7 +72,7 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
-# --- subprocesses with the double as their pynvml ---------------------------------------------
+# --- subprocesses with the real pynvml over the simulated driver ------------------------------
 
 
 @dataclass(frozen=True)
@@ -87,11 +85,11 @@ class Run:
     """Until the process ended, or (for bench) until it said how long the suite will take."""
 
 
-HANGS = {
-    # fault name → (variable, value, the call named in the message)
-    "nvmlInit": (HANG_VARIABLE, "nvmlInit", "nvmlInit"),
-    "nvmlDeviceGetCount": (HANG_VARIABLE, "nvmlDeviceGetCount", "nvmlDeviceGetCount"),
-    "import": (IMPORT_VARIABLE, "hang", "import pynvml"),
+HANGS: dict[str, tuple[dict[str, Any], str]] = {
+    # fault name → (the simulated binding's choice of fault, the call named in the message)
+    "nvmlInit": ({"hang": ["nvmlInit"]}, "nvmlInit"),
+    "nvmlDeviceGetCount": ({"hang": ["nvmlDeviceGetCount"]}, "nvmlDeviceGetCount"),
+    "import": ({"import_fault": "hang"}, "import pynvml"),
 }
 COMMANDS = {
     "info": ("info",),
@@ -102,9 +100,10 @@ COMMANDS = {
 BENCH = ("bench", "--suite", "full", "--device", "cpu", "--only", "gemm", "--budget", "0.05")
 
 
-def environment(shim: Path, variable: str, value: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in (HANG_VARIABLE, IMPORT_VARIABLE)}
-    return env | {"PYTHONPATH": str(shim), variable: value, "COLUMNS": "100"}
+def environment(shim: Path, **fault: Any) -> dict[str, str]:
+    """A subprocess whose ``import pynvml`` is the real binding over the H200's simulated
+    driver, with ``fault`` (:func:`tests.fakes.simulated_binding.environment`'s choices)."""
+    return simulated_binding.environment(shim, **fault) | {"COLUMNS": "100"}
 
 
 def run_gpu_tui(args: tuple[str, ...], env: dict[str, str]) -> Run:
@@ -160,7 +159,7 @@ def start_bench(env: dict[str, str]) -> Run:
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return install_as_pynvml(tmp_path_factory.mktemp("double-as-pynvml")).parent
+    return install_as_pynvml(tmp_path_factory.mktemp("simulated-pynvml")).parent
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +169,7 @@ def hung(shim: Path) -> Callable[[str], dict[str, Run]]:
 
     def runs(fault: str) -> dict[str, Run]:
         if fault not in done:
-            variable, value, _ = HANGS[fault]
-            env = environment(shim, variable, value)
+            env = environment(shim, **HANGS[fault][0])
             with ThreadPoolExecutor(len(COMMANDS) + 1) as pool:
                 started = {
                     name: pool.submit(run_gpu_tui, args, env) for name, args in COMMANDS.items()
@@ -191,7 +189,7 @@ def test_info_gives_up_on_a_hung_driver_and_shows_the_cpu(
     assert run.returncode == 0, run.err
     assert run.seconds < WITHIN_ONE_LIMIT
     shown = words(run.out)
-    assert f"Status not available ({reason(HANGS[fault][2])})" in shown
+    assert f"Status not available ({reason(HANGS[fault][1])})" in shown
     assert "Fix" in shown
     assert run.out.startswith("CPU · ")
     assert f"/ {os.cpu_count()} logical" in shown
@@ -208,7 +206,7 @@ def test_info_json_has_the_nvml_backend_unavailable_with_the_reason(
     document = json.loads(run.out)
     nvml = document["backends"]["nvml"]
     assert nvml["available"] is False
-    assert nvml["reason"] == reason(HANGS[fault][2])
+    assert nvml["reason"] == reason(HANGS[fault][1])
     assert nvml["fix"]
     assert document["accelerators"] == []
     assert document["cpu"]["logical_cores"] == os.cpu_count()
@@ -222,7 +220,7 @@ def test_watch_says_why_once_and_the_cpu_lines_keep_coming(
     run = hung(fault)["watch"]
     assert run.returncode == 0, run.err
     assert run.seconds < WITHIN_ONE_LIMIT
-    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][2])}; CPU readings go on\n"
+    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
     lines = run.out.splitlines()
     assert len(lines) == 2
     assert all(" | cpu " in line and " | mem " in line and "gpu0" not in line for line in lines)
@@ -235,7 +233,7 @@ def test_watch_json_lines_keep_coming_with_no_gpus(
     run = hung(fault)["watch --json"]
     assert run.returncode == 0, run.err
     assert run.seconds < WITHIN_ONE_LIMIT
-    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][2])}; CPU readings go on\n"
+    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
     records = [json.loads(line) for line in run.out.splitlines()]
     assert len(records) == 2
     for record in records:
@@ -255,7 +253,7 @@ def test_bench_starts_after_at_most_the_limit(
 
 @pytest.mark.parametrize("error", ["OSError", "RuntimeError", "SyntaxError", "ImportError"])
 def test_a_broken_binding_is_explained_by_info_and_watch(shim: Path, error: str) -> None:
-    env = environment(shim, IMPORT_VARIABLE, error)
+    env = environment(shim, import_fault=error)
     expected = (
         "the nvidia-ml-py package is installed but broken: `import pynvml` failed with "
         f"{error}: {IMPORT_ERRORS[error]}"
@@ -282,7 +280,7 @@ def test_a_broken_binding_is_explained_by_info_and_watch(shim: Path, error: str)
     ("pane", "key"), [("specs", "q"), ("monitor", "\x03")], ids=["specs-q", "monitor-ctrl+c"]
 )
 def test_q_and_ctrl_c_quit_at_once_while_nvml_init_hangs(shim: Path, pane: str, key: str) -> None:
-    env = environment(shim, HANG_VARIABLE, "nvmlInit")
+    env = environment(shim, hang=["nvmlInit"])
     env = {k: v for k, v in env.items() if not k.startswith("TEXTUAL")} | {"TERM": "xterm"}
     terminal = Terminal(["--pane", pane], env)
     try:
@@ -308,21 +306,24 @@ def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
 
 
 @pytest.fixture
-def hanging(short_limit: float) -> Iterator[Callable[..., FakeNvml]]:
-    """Doubles of the H200 with a call hanging; released at teardown, and the NVML thread seen
+def hanging(
+    short_limit: float, simulated_nvml: SimulatedNvml
+) -> Iterator[Callable[..., SimulatedLibrary]]:
+    """Simulated drivers of the H200, each installed under the real ``pynvml`` in its turn (the
+    latest one answers), with a call hanging; all released at teardown, and the NVML thread seen
     answering again, so no thread stays blocked and the next test starts clean."""
-    made: list[FakeNvml] = []
+    made: list[SimulatedLibrary] = []
 
-    def make(call: str | None = None, fixture: str = "h200") -> FakeNvml:
-        fake = FakeNvml.load(fixture)
+    def make(call: str | None = None, reading: str = "h200") -> SimulatedLibrary:
+        library = simulated_nvml(reading)
         if call is not None:
-            fake.hang(call)
-        made.append(fake)
-        return fake
+            library.hang(call)
+        made.append(library)
+        return library
 
     yield make
-    for fake in made:
-        fake.release()
+    for library in made:  # the fixture releases only the one still installed
+        library.release()
     answering_again()
 
 
@@ -356,9 +357,9 @@ def within(seconds: float, call: Callable[[], T]) -> tuple[T, float]:
 
 
 def test_a_hung_init_is_given_up_on_and_later_calls_fail_at_once(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
-    (gpus, status), waited = within(5, lambda: discover_nvidia(hanging("nvmlInit")))
+    (gpus, status), waited = within(5, lambda: discover_nvidia(hanging("nvmlInit").binding))
     assert gpus == ()
     assert not status.available
     assert status.reason == reason("nvmlInit", SHORT_LIMIT_SECONDS)
@@ -368,7 +369,7 @@ def test_a_hung_init_is_given_up_on_and_later_calls_fail_at_once(
     threads = threading.active_count()
     healthy = hanging()
     for _ in range(3):  # while the first call is stuck: no wait, no new thread, not even tried
-        (_, again), waited = within(5, lambda: discover_nvidia(healthy))
+        (_, again), waited = within(5, lambda: discover_nvidia(healthy.binding))
         assert again.reason == status.reason
         assert waited < 0.1
     assert threading.active_count() == threads
@@ -376,20 +377,23 @@ def test_a_hung_init_is_given_up_on_and_later_calls_fail_at_once(
 
 
 def test_the_driver_is_asked_again_once_the_stuck_call_returns(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
     stuck = hanging("nvmlDeviceGetHandleByIndex")
-    (_, status), _ = within(5, lambda: discover_nvidia(stuck))
+    (_, status), _ = within(5, lambda: discover_nvidia(stuck.binding))
     assert status.reason == reason("nvmlDeviceGetHandleByIndex", SHORT_LIMIT_SECONDS)
     stuck.release()
     answering_again()
-    (gpus, status), _ = within(5, lambda: discover_nvidia(hanging()))
+    (gpus, status), _ = within(5, lambda: discover_nvidia(hanging().binding))
     assert status.available
     assert [gpu.name for gpu in gpus] == ["NVIDIA H200"]
 
 
-def test_a_session_that_cannot_count_its_gpus_says_why(hanging: Callable[..., FakeNvml]) -> None:
-    sources, _ = within(5, lambda: open_gpu_sources(demo=True, nvml=hanging("nvmlDeviceGetCount")))
+def test_a_session_that_cannot_count_its_gpus_says_why(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    stuck = hanging("nvmlDeviceGetCount")
+    sources, _ = within(5, lambda: open_gpu_sources(demo=True, nvml=stuck.binding))
     assert sources.real == []
     assert sources.note == reason("nvmlDeviceGetCount", SHORT_LIMIT_SECONDS)
     assert sources.hung is not None
@@ -397,12 +401,14 @@ def test_a_session_that_cannot_count_its_gpus_says_why(hanging: Callable[..., Fa
     assert sources.inline[0].sample(0).simulated  # --demo still has its GPU
 
 
-def test_a_live_read_stuck_past_the_limit_is_named(hanging: Callable[..., FakeNvml]) -> None:
-    fake = hanging()
-    session, _ = within(5, lambda: NvmlSession.open(fake))
+def test_a_live_read_stuck_past_the_limit_is_named(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    driver = hanging()
+    session, _ = within(5, lambda: NvmlSession.open(driver.binding))
     sampler = Sampler(gpu_sources=[session], gpu_deadline=0.05)
     assert not sampler.tick().gpus[0].stale
-    fake.hang("nvmlDeviceGetPowerUsage")
+    driver.hang("nvmlDeviceGetPowerUsage")
     assert sampler.tick().gpus[0].stale
     assert sampler.not_answering == ()  # stale, but not yet past the limit
     time.sleep(SHORT_LIMIT_SECONDS)
@@ -411,30 +417,32 @@ def test_a_live_read_stuck_past_the_limit_is_named(hanging: Callable[..., FakeNv
     assert late.cpu.per_core_percent
     (stuck,) = sampler.not_answering
     assert stuck.reason == reason("nvmlDeviceGetPowerUsage", SHORT_LIMIT_SECONDS)
-    fake.release()
+    driver.release()
     sampler.stop()
 
 
-def test_a_gpu_that_never_answered_says_which_call_hangs(hanging: Callable[..., FakeNvml]) -> None:
-    fake = hanging()
-    session, _ = within(5, lambda: NvmlSession.open(fake))
-    fake.hang("nvmlDeviceGetUtilizationRates")
+def test_a_gpu_that_never_answered_says_which_call_hangs(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    driver = hanging()
+    session, _ = within(5, lambda: NvmlSession.open(driver.binding))
+    driver.hang("nvmlDeviceGetUtilizationRates")
     sampler = Sampler(gpu_sources=[session], gpu_deadline=0.05)
     sampler.tick()
     time.sleep(SHORT_LIMIT_SECONDS)
     power = sampler.tick().gpus[0].power_watts
     assert isinstance(power, Unknown)
     assert power.reason == reason("nvmlDeviceGetUtilizationRates", SHORT_LIMIT_SECONDS)
-    fake.release()
+    driver.release()
     sampler.stop()
 
 
 def test_bench_telemetry_neither_waits_for_nor_is_held_by_a_hung_driver(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
     record = scripted_worker.environment(scripted_worker.cuda_device())["environment"]
     stuck = hanging("nvmlInit")
-    (telemetry, records), waited = within(5, lambda: Telemetry.open(record, stuck))
+    (telemetry, records), waited = within(5, lambda: Telemetry.open(record, stuck.binding))
     assert telemetry is None
     assert records["cuda:0"] == {
         "nvml_index": None,
@@ -443,11 +451,11 @@ def test_bench_telemetry_neither_waits_for_nor_is_held_by_a_hung_driver(
     assert waited < SHORT_LIMIT_SECONDS + 1
     stuck.release()
     answering_again()
-    fake = hanging()
-    (telemetry, records), _ = within(5, lambda: Telemetry.open(record, fake))
+    driver = hanging()
+    (telemetry, records), _ = within(5, lambda: Telemetry.open(record, driver.binding))
     assert telemetry is not None
     assert records["cuda:0"]["before"]["power_watts"] == 74.58
-    fake.hang("nvmlDeviceGetPowerUsage")
+    driver.hang("nvmlDeviceGetPowerUsage")
     reading, waited = within(5, lambda: telemetry.sample("cuda:0"))
     assert waited < READ_DEADLINE_SECONDS + 0.5
     assert reading.power_watts == 74.58  # the last real reading; no new one was made up
@@ -457,10 +465,10 @@ def test_bench_telemetry_neither_waits_for_nor_is_held_by_a_hung_driver(
 
 
 async def test_the_specs_pane_shows_the_cpu_then_nvml_not_answering(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
-    fake = hanging("nvmlInit")
-    app = make_app(AppConfig(demo=False, pane="specs", host="test-host", nvml=fake))
+    driver = hanging("nvmlInit")
+    app = make_app(AppConfig(demo=False, pane="specs", host="test-host", nvml=driver.binding))
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             pane = app.query_one(SpecsPane)
@@ -477,16 +485,17 @@ async def test_the_specs_pane_shows_the_cpu_then_nvml_not_answering(
             assert nvml_row()[0] == "not available"
             await pilot.press("q")
         finally:
-            fake.release()
+            driver.release()
 
 
-def monitor_app(fake: FakeNvml) -> GpuTuiApp:
-    """The Monitor on the real host, its GPUs read through ``fake``, ticking ten times a second."""
+def monitor_app(driver: SimulatedLibrary) -> GpuTuiApp:
+    """The Monitor on the real host, its GPUs read through ``driver``, ticking ten times a
+    second."""
     config = AppConfig(
         demo=False,
         pane="monitor",
         host="test-host",
-        nvml=fake,
+        nvml=driver.binding,
         refresh_seconds=0.1,
         discover=discover_host,
     )
@@ -494,10 +503,10 @@ def monitor_app(fake: FakeNvml) -> GpuTuiApp:
 
 
 async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
-    fake = hanging("nvmlInit")
-    app = monitor_app(fake)
+    driver = hanging("nvmlInit")
+    app = monitor_app(driver)
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             pane = app.query_one(MonitorPane)
@@ -511,19 +520,19 @@ async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
             drawn = pane.redraws
             await until(pilot, lambda: pane.redraws > drawn + 2, "CPU readings go on")
         finally:
-            fake.release()
+            driver.release()
 
 
 async def test_the_monitor_names_a_live_call_stuck_past_the_limit(
-    hanging: Callable[..., FakeNvml],
+    hanging: Callable[..., SimulatedLibrary],
 ) -> None:
-    fake = hanging()
-    app = monitor_app(fake)
+    driver = hanging()
+    app = monitor_app(driver)
     async with app.run_test(size=(80, 24)) as pilot:
         try:
             await until(pilot, lambda: bool(app.query(GpuCard)), "the H200's card")
             await until(pilot, lambda: app.query_one(GpuCard).gpu is not None, "a reading")
-            fake.hang("nvmlDeviceGetPowerUsage")
+            driver.hang("nvmlDeviceGetPowerUsage")
             status = app.query_one("#monitor-status")
             expected = (
                 "1 GPU(s) not answering (NVML call nvmlDeviceGetPowerUsage did not return "
@@ -532,4 +541,4 @@ async def test_the_monitor_names_a_live_call_stuck_past_the_limit(
             await until(pilot, lambda: expected in str(status.render()), "the stuck call named")
             assert app.query_one(GpuCard).state == "STALE"
         finally:
-            fake.release()
+            driver.release()

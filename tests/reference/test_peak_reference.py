@@ -8,7 +8,8 @@ gpu-tui must land within 1 % of it, at the clock NVIDIA rates the SKU at; where 
 clock is higher, the test also checks that a peak computed there would have missed by more.
 
 Recorded readings: ``thamada/gls`` and ``thamada/nvidia-smi`` on GitHub (nvidia-smi -q and
-deviceQuery dumps, file named per case), and the NVML fixtures in ``tests/fakes/nvml_readings``.
+deviceQuery dumps, file named per case), and the NVML fixtures in ``tests/fakes/nvml_readings``,
+read through nvidia-ml-py's own ``pynvml`` over the simulated driver.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from gpu_tui.core.devices.model import Peaks
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.peaks import gpu_peaks
 from gpu_tui.core.devices.rated_clocks import RATED_SKUS
-from tests.fakes.fake_nvml import FakeNvml
+from tests.fakes.simulated_driver import driver
 
 WITHIN = 0.01
 
@@ -39,7 +40,8 @@ class Reading:
     recorded: str
     """Where the reading comes from, or ``constructed: …`` and why."""
     fixture: str | None = None
-    """A recorded NVML fixture to discover it from, through the NVML test double."""
+    """A recorded NVML fixture to discover it from, through the real binding over the simulated
+    driver."""
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,8 @@ CASES = (
 def peaks_of(reading: Reading, *, name: str | None = None) -> Peaks:
     """The app's peaks for a reading: discovered from its recorded fixture where there is one."""
     if reading.fixture is not None and name is None:
-        gpus, _ = discover_nvidia(FakeNvml.load(reading.fixture))
+        with driver(reading.fixture) as library:
+            gpus, _ = discover_nvidia(library.binding)
         assert gpus[0].name == reading.name
         assert gpus[0].sm_count == reading.sm_count
         assert gpus[0].max_sm_clock_mhz == reading.max_sm_clock_mhz

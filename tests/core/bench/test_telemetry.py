@@ -1,5 +1,5 @@
 """GPU telemetry during bench runs ("GPU telemetry while timed"): windows, warnings, NVML
-matching, the runner."""
+matching, the runner. NVML is nvidia-ml-py's own ``pynvml`` over the simulated driver."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gpu_tui.core.bench.gpu_match import identities, match
 from gpu_tui.core.bench.runner import BenchRunner
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.bench.telemetry import Reading, Telemetry, summarise, warning
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.scripted_worker import (
     H200_UUID,
     cuda_device,
@@ -21,6 +21,7 @@ from tests.fakes.scripted_worker import (
     gemm_result,
     install,
 )
+from tests.fakes.simulated_driver import SimulatedLibrary
 
 H200_BUS = "00000000:03:00.0"
 
@@ -124,18 +125,20 @@ def test_an_index_alone_is_not_trusted() -> None:
     assert match(gpus(), KNOWN) == {}
 
 
-def test_identities_come_from_the_recorded_h200() -> None:
-    fake = FakeNvml.load("h200")
-    fake.nvmlInit()
-    assert identities(fake) == [(H200_UUID, (0, 3, 0))]
+def test_identities_come_from_the_recorded_h200(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    library.binding.nvmlInit()
+    assert identities(library.binding) == [(H200_UUID, (0, 3, 0))]
 
 
-def test_telemetry_opens_nothing_for_a_cpu_only_run_and_explains_a_missing_nvml() -> None:
-    fake = FakeNvml.load("h200")
-    assert Telemetry.open(gpus(), fake) == (None, {})
-    assert fake.calls == []  # NVML not even initialised
-    fake.fail_init("DriverNotLoaded")
-    telemetry, records = Telemetry.open(gpus(cuda_device()), fake)
+def test_telemetry_opens_nothing_for_a_cpu_only_run_and_explains_a_missing_nvml(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("h200")
+    assert Telemetry.open(gpus(), library.binding) == (None, {})
+    assert library.calls == []  # NVML not even initialised
+    library.fail_init("DriverNotLoaded")
+    telemetry, records = Telemetry.open(gpus(cuda_device()), library.binding)
     assert telemetry is None
     assert records["cuda:0"]["nvml_index"] is None
     assert "driver" in records["cuda:0"]["reason"].lower()
@@ -146,11 +149,12 @@ def scripted_run(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     script: list[dict[str, Any]],
-    fake: FakeNvml,
+    library: SimulatedLibrary,
     on_result: Any = None,
 ) -> tuple[list[m.Message], BenchRunner]:
     python = install(tmp_path, script, monkeypatch)
-    runner = BenchRunner(build_plan("quick", only=["gemm"]), python=python, nvml=fake)
+    plan = build_plan("quick", only=["gemm"])
+    runner = BenchRunner(plan, python=python, nvml=library.binding)
     runner.start()
     got: list[m.Message] = []
     for message in runner.messages():
@@ -170,18 +174,18 @@ GPU_RUN = [
 
 
 def test_results_carry_readings_and_a_power_cap_mid_run_is_flagged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.set_reading(
+    library = simulated_nvml("h200")
+    library.set_reading(
         0, sm_clock_mhz=1980, power_watts=612, temperature_c=64, clocks_event_reasons=0
     )
 
     def cap(count: int) -> None:
         if count == 1:  # after the first result: the board hits its power limit
-            fake.set_reading(0, sm_clock_mhz=1755, power_watts=700, clocks_event_reasons=0x4)
+            library.set_reading(0, sm_clock_mhz=1755, power_watts=700, clocks_event_reasons=0x4)
 
-    got, runner = scripted_run(tmp_path, monkeypatch, GPU_RUN, fake, cap)
+    got, runner = scripted_run(tmp_path, monkeypatch, GPU_RUN, library, cap)
     finished = got[-1]
     assert isinstance(finished, m.Finished)
     assert finished.status == "completed", finished.document.errors
@@ -207,11 +211,11 @@ def test_results_carry_readings_and_a_power_cap_mid_run_is_flagged(
 
 
 def test_a_gpu_lost_mid_run_costs_its_readings_not_the_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
+    library = simulated_nvml("h200")
     got, _ = scripted_run(
-        tmp_path, monkeypatch, GPU_RUN, fake, lambda count: count == 1 and fake.lose(0)
+        tmp_path, monkeypatch, GPU_RUN, library, lambda count: count == 1 and library.lose(0)
     )
     finished = got[-1]
     assert isinstance(finished, m.Finished)
@@ -228,11 +232,11 @@ def test_a_gpu_lost_mid_run_costs_its_readings_not_the_run(
 
 
 def test_without_nvml_a_gpu_run_has_no_telemetry_and_no_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")
-    got, _ = scripted_run(tmp_path, monkeypatch, GPU_RUN, fake)
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")
+    got, _ = scripted_run(tmp_path, monkeypatch, GPU_RUN, library)
     finished = got[-1]
     assert isinstance(finished, m.Finished)
     assert finished.status == "completed"
@@ -243,16 +247,17 @@ def test_without_nvml_a_gpu_run_has_no_telemetry_and_no_error(
 
 
 def test_live_readings_arrive_while_a_gpu_measurement_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.set_reading(
+    library = simulated_nvml("h200")
+    library.set_reading(
         0, sm_clock_mhz=1980, power_watts=612, temperature_c=64, clocks_event_reasons=4
     )
     release = tmp_path / "release"
     script = [*GPU_RUN[:2], {"wait_file": str(release)}, *GPU_RUN[2:]]
     python = install(tmp_path, script, monkeypatch)
-    runner = BenchRunner(build_plan("quick", only=["gemm"]), python=python, nvml=fake)
+    plan = build_plan("quick", only=["gemm"])
+    runner = BenchRunner(plan, python=python, nvml=library.binding)
     runner.start()
     lines = []
     for message in runner.messages():
@@ -265,19 +270,19 @@ def test_live_readings_arrive_while_a_gpu_measurement_runs(
     assert lines[0] == "SM 1980 MHz · 612/700 W · 64 °C · power cap"
 
 
-def test_a_cpu_run_opens_no_nvml_and_keeps_hot_rows_only() -> None:
-    fake = FakeNvml.load("h200")
+def test_a_cpu_run_opens_no_nvml_and_keeps_hot_rows_only(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
     overrides = {"gemm": {"cpu": {"dtypes": {"fp32": [32]}, "cold": {"bf16": [64]}}}}
     plan = build_plan(
         "quick", only=["gemm"], devices=["cpu"], budget_seconds=0.02, overrides=overrides
     )
-    runner = BenchRunner(plan, nvml=fake)
+    runner = BenchRunner(plan, nvml=library.binding)
     runner.start()
     got = list(runner.messages())
     finished = got[-1]
     assert isinstance(finished, m.Finished)
     assert finished.status == "completed", finished.document.errors
-    assert fake.calls == []
+    assert library.calls == []
     assert [(r.variant, r.cache, r.telemetry) for r in finished.document.results] == [
         ("mm", "hot", None),
         ("mm-numpy", "hot", None),

@@ -1,5 +1,6 @@
-"""The copies matrix: link peaks from the recorded HGX H100 topology, the matrix model, the JSON
-object and its round trip, the report text, and the plan's ``copies`` part."""
+"""The copies matrix: link peaks from the recorded HGX H100 topology (nvidia-ml-py's own
+``pynvml`` over the simulated driver), the matrix model, the JSON object and its round trip, the
+report text, and the plan's ``copies`` part."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from gpu_tui.core.comm import copies, links
 from gpu_tui.core.comm.plan import Launch, build_comm_plan, point_count
 from gpu_tui.core.devices.topology import read_topology
 from gpu_tui.core.errors import UsageError
-from tests.fakes.copies_run import FIXTURE, hgx_nvml, modelled_document
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
+from tests.fakes.copies_run import FIXTURE, HGX_READING, HGX_TOPOLOGY, modelled_document
+from tests.fakes.simulated_driver import SimulatedLibrary, load_reading
 
 GPUS = [f"cuda:{i}" for i in range(8)]
 
@@ -27,10 +29,14 @@ def recorded() -> RunDocument:
     return load(FIXTURE)
 
 
-def topology(fake: FakeNvml | None = None):  # type: ignore[no-untyped-def]
-    fake = fake or hgx_nvml()
-    fake.nvmlInit()
-    found = read_topology(fake)
+def hgx_nvml(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    """The recorded HGX H100 node with its NVLink and PCIe topology."""
+    return simulated_nvml(HGX_READING, add=HGX_TOPOLOGY)
+
+
+def topology(library: SimulatedLibrary):  # type: ignore[no-untyped-def]
+    library.binding.nvmlInit()
+    found = read_topology(library.binding)
     assert found is not None
     return found
 
@@ -61,8 +67,8 @@ def test_per_link_figures() -> None:
     assert all(rate.source.startswith("https://") for rate in links.PCIE.values())
 
 
-def test_peaks_of_every_path_on_the_hgx_node() -> None:
-    hgx = topology()
+def test_peaks_of_every_path_on_the_hgx_node(simulated_nvml: SimulatedNvml) -> None:
+    hgx = topology(hgx_nvml(simulated_nvml))
     p2p = links.pair_peak(hgx, 0, 7, "p2p")
     assert p2p is not None
     assert (p2p.gbps, p2p.text) == (450.0, "NV18: 18 × 25 GB/s (NVLink 4.0)")
@@ -74,31 +80,33 @@ def test_peaks_of_every_path_on_the_hgx_node() -> None:
     assert links.pair_peak(hgx, None, 2, "p2p") is None
 
 
-def test_pcie_pairs_the_slower_link_and_unknown_relations() -> None:
-    fake = hgx_nvml()
-    for index, device in enumerate(fake.devices):  # GPU0-GPU1 by 2 NVLinks, the rest PCIe
+def test_pcie_pairs_the_slower_link_and_unknown_relations(simulated_nvml: SimulatedNvml) -> None:
+    library = hgx_nvml(simulated_nvml)
+    for index, device in enumerate(library.devices):  # GPU0-GPU1 by 2 NVLinks, the rest PCIe
         device["nvlink_active"] = [1, 1] + [0] * 16 if index < 2 else None
         device["nvlink_remote_type"] = [0] * 18
-        peer = fake.devices[1 - index]["pci_bus_id"] if index < 2 else None
+        peer = library.devices[1 - index]["pci_bus_id"] if index < 2 else None
         device["nvlink_remote_bus_id"] = [peer] * 18
-    fake.devices[2]["pcie_gen"] = [4, 4]  # current, max
-    hgx = topology(fake)
+    library.devices[2]["pcie_gen"] = [4, 4]  # current, max
+    hgx = topology(library)
     assert links.pair_peak(hgx, 0, 1, "p2p").text == "NV2: 2 × 25 GB/s (NVLink 4.0)"  # type: ignore[union-attr]
     over_pcie = links.pair_peak(hgx, 0, 2, "p2p")
     assert over_pcie is not None
     assert over_pcie.text == "PCIe Gen4 x16"  # GPU2's slower link bounds the pair
-    fake = hgx_nvml()
-    fake.remove_function("nvmlDeviceGetTopologyCommonAncestor")
-    for device in fake.devices:
+    library = hgx_nvml(simulated_nvml)  # a fresh node, whose driver cannot say what follows
+    library.remove_function("nvmlDeviceGetTopologyCommonAncestor")
+    for device in library.devices:
         device["nvlink_active"] = None
-    unknown = topology(fake)
+    unknown = topology(library)
     assert unknown.relation[0][1] == "?"
     assert links.pair_peak(unknown, 0, 1, "p2p") is None  # never a guess
     assert links.pair_peak(unknown, 0, 1, "staged") is not None  # both hops are PCIe anyway
 
 
-def test_torch_devices_are_matched_to_topology_rows_by_bus_id() -> None:
-    hgx = topology()
+def test_torch_devices_are_matched_to_topology_rows_by_bus_id(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    hgx = topology(hgx_nvml(simulated_nvml))
     # CUDA_VISIBLE_DEVICES=5,2: torch's cuda:0 is the sixth GPU NVML lists
     environment = {
         "devices": [
@@ -237,13 +245,17 @@ def test_figures() -> None:
     assert copies.short("cpu#1") == "cpu#1"
 
 
-def test_a_topology_nvml_cannot_give_leaves_the_peaks_unknown() -> None:
+def test_a_topology_nvml_cannot_give_leaves_the_peaks_unknown(
+    simulated_nvml: SimulatedNvml,
+) -> None:
     from gpu_tui.core.comm.runner import CommRunner
     from tests.fakes.copies_run import environment_message, result_messages
 
     plan = build_comm_plan(Launch(nproc=8), device="cuda", operations=["copies"])
-    runner = CommRunner(plan, save=False, nvml=FakeNvml.load("h200"), telemetry=False)
-    for message in [environment_message(hgx_nvml()), *result_messages()[:3]]:
+    # The worker reports the HGX node's eight GPUs, but NVML sees a one-GPU box: no topology.
+    runner = CommRunner(plan, save=False, nvml=simulated_nvml("h200").binding, telemetry=False)
+    hgx_devices = load_reading(HGX_READING)["devices"]
+    for message in [environment_message(hgx_devices), *result_messages()[:3]]:
         for _ in runner._handle(json.dumps(message)):
             pass
     assert len(runner.document.results) == 3
@@ -299,19 +311,22 @@ def test_fixture_file_is_a_valid_run_document() -> None:
     assert {r.benchmark for r in document.results} == {"copies"}
 
 
-def test_rank_zeros_record_keeps_the_copies_gpus_and_stops_their_telemetry() -> None:
+def test_rank_zeros_record_keeps_the_copies_gpus_and_stops_their_telemetry(
+    simulated_nvml: SimulatedNvml,
+) -> None:
     from gpu_tui.core.comm.runner import CommRunner
     from tests.fakes.copies_run import environment_message, result_messages
 
-    fake = hgx_nvml()
-    runner = CommRunner(build_comm_plan(Launch(nproc=8), device="cuda"), save=False, nvml=fake)
-    for message in [environment_message(fake), *result_messages()[:2]]:
+    library = hgx_nvml(simulated_nvml)
+    plan = build_comm_plan(Launch(nproc=8), device="cuda")
+    runner = CommRunner(plan, save=False, nvml=library.binding)
+    for message in [environment_message(library.devices), *result_messages()[:2]]:
         for _ in runner._handle(json.dumps(message)):
             pass
     copies_watch = runner.watch.telemetry
     assert copies_watch is not None  # the copies' GPUs were watched while timed
     assert runner.document.results[0].telemetry is not None
-    rank = environment_message(fake)
+    rank = environment_message(library.devices)
     rank["environment"]["devices"] = rank["environment"]["devices"][:1]
     try:
         for _ in runner._handle(json.dumps(rank)):

@@ -1,4 +1,5 @@
-"""GPU topology from NVML against the recorded 8-GPU HGX H100 node (and variations of it)."""
+"""GPU topology from NVML against the recorded 8-GPU HGX H100 node (and variations of it):
+nvidia-ml-py's own ``pynvml`` over the simulated driver."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.inventory_json import inventory_json
 from gpu_tui.core.devices.spec_sheet import spec_sheet
 from gpu_tui.core.devices.topology import cpu_list, read_topology
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
+from tests.fakes.simulated_driver import SimulatedLibrary
 
 RECORDED = [  # nvidia-smi topo -m of the node the topology fixture names (GPU rows)
     "GPU0\tX\tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\tNV18\t0-47,96-143\t0",
@@ -23,19 +25,18 @@ RECORDED = [  # nvidia-smi topo -m of the node the topology fixture names (GPU r
 ]
 
 
-def hgx() -> FakeNvml:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    fake.add_readings("hgx_h100_8gpu_topology")
-    return fake
+def hgx(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    """The recorded node with its NVLink and PCIe topology merged in."""
+    return simulated_nvml("hgx_h100_8gpu", add=["hgx_h100_8gpu_topology"])
 
 
-def topology_of(fake: FakeNvml):  # type: ignore[no-untyped-def]
-    fake.nvmlInit()
-    return read_topology(fake)
+def topology_of(library: SimulatedLibrary):  # type: ignore[no-untyped-def]
+    library.binding.nvmlInit()
+    return read_topology(library.binding)
 
 
-def test_the_hgx_node_reads_as_nvidia_smi_topo_m_printed_it() -> None:
-    topology = topology_of(hgx())
+def test_the_hgx_node_reads_as_nvidia_smi_topo_m_printed_it(simulated_nvml: SimulatedNvml) -> None:
+    topology = topology_of(hgx(simulated_nvml))
     assert topology is not None
     assert topology.matrix_text().splitlines()[1:] == RECORDED
     gpu = topology.gpus[0]
@@ -46,8 +47,8 @@ def test_the_hgx_node_reads_as_nvidia_smi_topo_m_printed_it() -> None:
     assert not topology.problems
 
 
-def test_the_specs_sheet_gets_a_topology_section() -> None:
-    inventory = discover(nvml=hgx())
+def test_the_specs_sheet_gets_a_topology_section(simulated_nvml: SimulatedNvml) -> None:
+    inventory = discover(nvml=hgx(simulated_nvml).binding)
     assert inventory.topology is not None
     sections = spec_sheet(inventory)
     [section] = [s for s in sections if s.label == "Topology"]
@@ -64,21 +65,21 @@ def test_the_specs_sheet_gets_a_topology_section() -> None:
     assert document["topology"]["gpus"][4]["cpu_affinity"] == "48-95,144-191"
 
 
-def test_one_gpu_has_no_topology() -> None:
-    assert discover(nvml=FakeNvml.load("h200")).topology is None
+def test_one_gpu_has_no_topology(simulated_nvml: SimulatedNvml) -> None:
+    assert discover(nvml=simulated_nvml("h200").binding).topology is None
     assert topology_section(None) == ()
 
 
-def test_direct_links_and_pcie_paths() -> None:
+def test_direct_links_and_pcie_paths(simulated_nvml: SimulatedNvml) -> None:
     # synthetic: GPU0-GPU1 joined by 2 direct NVLinks, the rest over PCIe only
-    fake = hgx()
-    for index, device in enumerate(fake.devices):
+    library = hgx(simulated_nvml)
+    for index, device in enumerate(library.devices):
         device["nvlink_active"] = [1, 1] + [0] * 16 if index < 2 else None
         device["nvlink_remote_type"] = [0] * 18
-        peer = fake.devices[1 - index]["pci_bus_id"] if index < 2 else None
+        peer = library.devices[1 - index]["pci_bus_id"] if index < 2 else None
         device["nvlink_remote_bus_id"] = [peer] * 18
-    fake.devices[2]["p2p_read_status"] = [5] * 8  # NVML_P2P_STATUS_NOT_SUPPORTED from GPU2
-    topology = topology_of(fake)
+    library.devices[2]["p2p_read_status"] = [5] * 8  # NVML_P2P_STATUS_NOT_SUPPORTED from GPU2
+    topology = topology_of(library)
     assert topology is not None
     assert topology.relation[0][:4] == ("X", "NV2", "NODE", "NODE")
     assert topology.relation[2][:6] == ("NODE", "NODE", "X", "NODE", "SYS", "SYS")
@@ -90,14 +91,14 @@ def test_direct_links_and_pcie_paths() -> None:
     assert rows["Peer reads (P2P)"].startswith("GPU2→GPU0 NS")
 
 
-def test_what_nvml_cannot_say_stays_unknown() -> None:
-    fake = hgx()
+def test_what_nvml_cannot_say_stays_unknown(simulated_nvml: SimulatedNvml) -> None:
+    library = hgx(simulated_nvml)
     for name in ("nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetNumaNodeId"):
-        fake.remove_function(name)
-    for device in fake.devices:
+        library.remove_function(name)
+    for device in library.devices:
         device["nvlink_active"] = None
-    fake.lose(3, at_handle=True)
-    topology = topology_of(fake)
+    library.lose(3, at_handle=True)
+    topology = topology_of(library)
     assert topology is not None
     assert [g.index for g in topology.gpus] == [0, 1, 2, 4, 5, 6, 7]
     assert topology.matrix_text().splitlines()[0].split("\t")[3:6] == ["GPU2", "GPU4", "GPU5"]
