@@ -4,6 +4,7 @@ the terminal UI with ``--demo`` on a pseudo-terminal, quit with q."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -50,6 +51,12 @@ def test_the_readme_install_block_gives_a_working_gpu_tui(tmp_path: Path) -> Non
     )
     assert info.returncode == 0, info.stderr
     assert info.stdout.startswith("CPU · ")
+    # The JSON Schemas are package data: the installed wheel must carry them.
+    schema = subprocess.run(
+        [str(installed), "schema", "info"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert schema.returncode == 0, schema.stderr
+    assert json.loads(schema.stdout)["title"] == "gpu-tui info --json"
     # The terminal UI from the installed wheel: its stylesheets are inside the package.
     env.update(TERM="xterm-256color", GPU_TUI_DATA_DIR=str(tmp_path / "data"))
     terminal = Terminal(["--demo"], env, program=str(installed))

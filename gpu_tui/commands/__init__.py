@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench", "export", "fleet")
+COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench", "export", "fleet", "schema")
 """Subcommands in the order ``--help`` lists them; each is ``gpu_tui.commands.<name>``."""
 
 

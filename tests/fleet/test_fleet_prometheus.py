@@ -26,6 +26,7 @@ from gpu_tui.ui.fleet_node import HistoryGraph
 from gpu_tui.ui.fleet_pane import FleetPane, live_reader
 from tests.fleet import harness
 from tests.polling import until
+from tests.test_json_schemas import validate
 from tests.ui.conftest import fixed_inventory
 
 FIXTURE = Path(__file__).parent / "fixtures" / "dcgm_exporter_k8s.metrics"
@@ -46,6 +47,7 @@ def fleet_json(url: str, *args: str) -> dict[str, Any]:
     done = fleet(url, "--json", *args)
     assert done.returncode == 0, done.stderr
     document: dict[str, Any] = json.loads(done.stdout)
+    validate(document, "fleet")  # every answer these tests read is also held to its schema
     return document
 
 
