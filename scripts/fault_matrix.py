@@ -31,11 +31,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-# The test doubles live with the tests, in the checkout this script is run from.
+# The simulated driver and the fault wrapper live with the tests, in the checkout this script
+# is run from.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.fakes import faulty_worker
-from tests.fakes.fake_nvml import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml
+from tests.fakes.simulated_binding import HANG_VARIABLE, IMPORT_VARIABLE, install_as_pynvml
 from tests.helpers.running_app import (
     Terminal,
     command,
