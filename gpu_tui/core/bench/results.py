@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from gpu_tui.core.bench.formulas import figure
+from gpu_tui.core.bench.formulas import GB, figure
 from gpu_tui.core.bench.peak import PeakTable
 
 CSV_COLUMNS = (
@@ -69,6 +69,11 @@ class BenchResult:
     launch_inclusive_seconds: float | None = None
     """For a short GPU kernel timed as a CUDA-graph replay ("Short kernels as a graph replay"):
     the eager time per call, with the launch overhead a Python loop of such calls pays."""
+    bus_bandwidth_bytes_per_second: float | None = None
+    """A collective's bus bandwidth (nccl-tests' busbw: algbw × the operation's factor), the
+    figure to hold against the link's peak; ``value`` holds it in GB/s."""
+    algorithm_bandwidth_bytes_per_second: float | None = None
+    """A collective's algorithm bandwidth (nccl-tests' algbw: its size over its time)."""
 
     @property
     def key(self) -> str:
@@ -119,6 +124,7 @@ def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
     timing = dict(message["timing"])
     median = float(timing["median_seconds"])
     fig = figure(message, median)
+    bus, algorithm = _collective_bandwidths(message, median)
     percent, notes = peaks.percent(message["device"], fig)
     return BenchResult(
         benchmark=message["benchmark"],
@@ -145,7 +151,22 @@ def from_worker(message: dict[str, Any], peaks: PeakTable) -> BenchResult:
         precision=message.get("precision"),
         cache=message.get("cache"),
         launch_inclusive_seconds=timing.get("launch_inclusive_seconds"),
+        bus_bandwidth_bytes_per_second=bus,
+        algorithm_bandwidth_bytes_per_second=algorithm,
     )
+
+
+def _collective_bandwidths(
+    message: dict[str, Any], seconds: float
+) -> tuple[float | None, float | None]:
+    """(busbw, algbw) in bytes/s for a collective; (None, None) for any other benchmark."""
+    if message["benchmark"] != "comm":
+        return None, None
+    from gpu_tui.core.comm.bandwidth import algbw_gbps, busbw_gbps
+
+    params, operation = message["params"], str(message.get("variant"))
+    size, ranks = params["bytes"], params["ranks"]
+    return busbw_gbps(operation, size, seconds, ranks) * GB, algbw_gbps(size, seconds) * GB
 
 
 def to_csv(results: list[BenchResult]) -> str:

@@ -168,6 +168,8 @@ class Result(_Record):
     cache: Name | None = None
     telemetry: Telemetry | None = None
     launch_inclusive_seconds: Spread | None = None
+    bus_bandwidth_bytes_per_second: Figure | None = None
+    algorithm_bandwidth_bytes_per_second: Figure | None = None
 
     def __post_init__(self) -> None:
         for figure in ("value", "throughput", "peak"):

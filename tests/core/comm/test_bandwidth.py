@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpu_tui.core.bench.formulas import figure
+from gpu_tui.core.bench.peak import PeakTable
+from gpu_tui.core.bench.results import from_worker
 from gpu_tui.core.comm.bandwidth import (
     OPERATIONS,
     algbw_gbps,
@@ -79,3 +81,25 @@ def test_bad_input() -> None:
         algbw_gbps(8, 0.0)
     with pytest.raises(ValueError, match="at least one rank"):
         busbw_factor("all_reduce", 0)
+
+
+def test_a_collective_s_result_carries_both_bandwidths_in_bytes_per_second() -> None:
+    """What a script reads from --json: nccl-tests' two figures, each under its own name."""
+    message = {
+        "benchmark": "comm",
+        "variant": "all_reduce",
+        "device": "cpu",
+        "dtype": "fp32",
+        "params": {"bytes": 1_000_000_000, "ranks": 8},
+        "timing": {"median_seconds": 0.01, "p20_seconds": 0.01, "p80_seconds": 0.01, "repeats": 5},
+    }
+    result = from_worker(message, PeakTable({}))
+    assert result.algorithm_bandwidth_bytes_per_second == pytest.approx(100e9)
+    assert result.bus_bandwidth_bytes_per_second == pytest.approx(175e9)  # × 2·7/8
+    assert result.value == pytest.approx(175.0)  # the same busbw, in GB/s
+    gemm = from_worker(
+        {**message, "benchmark": "gemm", "variant": "mm", "params": {"m": 8, "n": 8, "k": 8}},
+        PeakTable({}),
+    )
+    assert gemm.bus_bandwidth_bytes_per_second is None
+    assert gemm.algorithm_bandwidth_bytes_per_second is None
