@@ -133,7 +133,7 @@ def exit_status(
 ) -> int:
     """Say where the run was saved and which outputs failed, and the exit code: 128 + the
     signal that stopped it, 130 when cancelled, 1 when anything failed, else 0."""
-    if runner.saved_path and runner.store_problem is None:
+    if runner.stored and runner.store_problem is None:
         progress.say(f"saved: {runner.saved_path}")
     for problem in runner.failed_outputs.values():
         progress.say(f"error: {problem}")

@@ -9,7 +9,6 @@ from gpu-tui itself (reading a result raises), injected where the runner reads r
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +118,9 @@ def test_a_cancel_before_the_start_stops_the_run_at_once(private_data_dir: Path)
     finished = run(runner)[-1]
     assert isinstance(finished, m.Finished)
     assert finished.status == "cancelled"
-    assert json.loads(Path(str(runner.saved_path)).read_text())["interrupted"] is True
+    assert finished.document.interrupted
+    assert not runner.stored  # nothing was measured: nothing stands in the store as a run
+    assert not saved_runs(private_data_dir)
 
 
 def test_a_cancel_while_the_plan_is_on_its_way_stops_the_run_cleanly(

@@ -73,6 +73,8 @@ class BenchRunner:
         self.stall_seconds = stall_seconds or max(MIN_STALL_SECONDS, 10 * budget)
         self.document = RunDocument(plan.get("suite", "custom"), budget, _now(), plan=plan)
         self.saved_path: Path | None = auto_path(self.document) if save else None
+        self.stored = False
+        """Whether the run is in the results store (at ``saved_path``)."""
         self.outputs = list(outputs)
         self._peaks = PeakTable({})
         self._lines: queue.Queue[object] = queue.Queue()
@@ -352,13 +354,16 @@ class BenchRunner:
     def _save(self, *, final: bool = False) -> None:
         """Write the document everywhere it goes. A place that cannot be written (a full disk,
         a read-only store) is reported once, as a message, and never stops the run. A run that
-        never started has nothing to keep."""
+        never started has nothing to keep; one the worker refused before it reported its
+        environment (a device it cannot see, a plan it cannot run) is not kept in the results
+        store either, where it would stand as the last run with nothing in it."""
         if self._process is None:
             return
         with self._save_lock:
-            if self.saved_path is not None:
+            if self.saved_path is not None and self.document.environment is not None:
                 try:
                     atomic_write(self.saved_path, self.document.to_json())
+                    self.stored = True
                     self.store_problem = None
                 except OSError as error:
                     self.store_problem = (

@@ -46,6 +46,16 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert message in err
 
 
+def test_a_device_the_worker_cannot_see_is_refused_and_no_empty_run_is_kept(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The worker refuses it before measuring anything: a run file then would stand in the
+    Bench pane as the last run, with nothing in it, in front of the real one."""
+    assert main(["bench", "--device", "cuda:7", "--only", "launch", "--budget", "0.02"]) == 2
+    assert "device cuda:7 is not visible to the worker" in capsys.readouterr().err
+    assert not list(data_dir.rglob("*.json"))
+
+
 def test_a_corrupt_baseline_is_refused_before_anything_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
