@@ -73,9 +73,15 @@ def render_text(report: dict[str, object]) -> str:
     """The report as an aligned table for a terminal (units on every number)."""
     params = report["parameters"]
     assert isinstance(params, dict)
+    scenario = SCENARIOS.get(str(report["scenario"]))
+    noun = scenario.noun if scenario is not None else "tasks"  # the TUI's word: "onions"
     rows: list[tuple[str, str, str]] = []
     for key, value in params.items():
-        if key != "phases":
+        if key == "tasks":  # the key stays what --set takes; the count is in the scenario's word
+            rows.append(
+                (key, f"{format_precise(float(value))} {noun}", f"{noun} in the recipe (w)")
+            )
+        elif key != "phases":
             rows.append((key, _value(key, value), SPECS[key].meaning))
     phases = params.get("phases")
     if isinstance(phases, list):
@@ -97,7 +103,7 @@ def render_text(report: dict[str, object]) -> str:
     ]
     if "crossover_tasks" in report:
         w = report["crossover_tasks"]
-        text = f"{format_precise(float(w))} tasks" if isinstance(w, int) else "none"
+        text = f"{format_precise(float(w))} {noun}" if isinstance(w, int) else "none"
         results.append(("crossover", text, "brigade wins from here (one wave)"))
     if "hybrid_seconds" in report:
         results.append(
@@ -120,7 +126,6 @@ def render_text(report: dict[str, object]) -> str:
     lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}"]
     if report.get("comparison"):
         lines.append(f"  {report['comparison']}")
-    scenario = SCENARIOS.get(str(report["scenario"]))
     if scenario is not None and scenario.try_it is not None:
         key, value = scenario.try_it
         lines.append(f"  Try: --set {key}={json_number(value):g}")
