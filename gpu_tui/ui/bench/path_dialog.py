@@ -1,4 +1,10 @@
-"""A small keyboard dialog that returns a file path: typed, or picked from saved runs."""
+"""A small keyboard dialog that returns a file path: typed (with Tab completing the name of a
+saved run), or picked from saved runs with ↑/↓.
+
+The dialog exists to take a path, so its field takes text from the start: every printable key is
+text (digits and ``q`` included, which elsewhere switch panes and quit), Enter accepts, Esc
+closes. ↑/↓ are never text, so they move through the saved runs even while typing.
+"""
 
 from __future__ import annotations
 
@@ -14,19 +20,37 @@ from textual.widgets.option_list import Option
 
 from gpu_tui.ui.widgets.field import Field
 
+NO_PATH = Path()
+"""What an empty line gives where ``allow_empty`` (Compare: drop the baseline)."""
+
 
 class PathDialog(ModalScreen[Path | None]):
-    """Enter accepts, Esc closes. ``choices`` (saved runs, newest first) fill a list above the
-    input; highlighting one copies its path into the input."""
+    """Returns the path accepted, or None when closed with Esc. ``choices`` (saved runs, newest
+    first) fill a list above the field; the first is in the field to begin with, and moving
+    through the list puts each one there. Tab completes what was typed to the first choice
+    whose name or path starts with it (or holds it). An empty line is ``NO_PATH`` where
+    ``allow_empty``, else nothing happens."""
 
-    BINDINGS = [Binding("escape", "dismiss_none", "Close")]  # noqa: RUF012 — Textual API
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("escape", "dismiss_none", "Close"),
+        Binding("up", "choice(-1)", "Previous run", show=False),
+        Binding("down", "choice(1)", "Next run", show=False),
+        Binding("tab", "complete", "Complete", show=False, priority=True),
+    ]
 
     def __init__(
-        self, title: str, hint: str, value: str, choices: list[Path] | None = None
+        self,
+        title: str,
+        hint: str,
+        value: str,
+        choices: list[Path] | None = None,
+        *,
+        allow_empty: bool = False,
     ) -> None:
         super().__init__()
         self.title_text, self.hint, self.value = title, hint, value
         self.choices = choices or []
+        self.allow_empty = allow_empty
 
     def compose(self) -> ComposeResult:
         with Vertical(id="path-dialog"):
@@ -36,23 +60,61 @@ class PathDialog(ModalScreen[Path | None]):
                     *(Option(Text(p.name), id=str(i)) for i, p in enumerate(self.choices)),
                     id="path-choices",
                 )
-            # Enter accepts what it shows; a letter, a click or Backspace starts editing it.
-            yield Field(self.value, id="path-input", enter_edits=False)
+            yield Field(self.value or self._choice_text(0), id="path-input", enter_edits=False)
             yield Label(self.hint, id="path-hint")
 
     def on_mount(self) -> None:
-        target = "#path-choices" if self.choices else "#path-input"
-        self.query_one(target).focus()
+        field = self.query_one("#path-input", Field)
+        field.focus()
+        field.edit()
+        field.cursor_position = len(field.value)
+        if self.choices:
+            self.query_one("#path-choices", OptionList).highlighted = 0
+
+    def _choice_text(self, index: int) -> str:
+        return str(self.choices[index]) if 0 <= index < len(self.choices) else ""
+
+    def _put(self, text: str) -> None:
+        field = self.query_one("#path-input", Field)
+        field.value = text
+        field.cursor_position = len(text)
+
+    def action_choice(self, step: int) -> None:
+        if not self.choices:
+            return
+        options = self.query_one("#path-choices", OptionList)
+        current = options.highlighted if options.highlighted is not None else -step
+        options.highlighted = max(0, min(len(self.choices) - 1, current + step))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.query_one("#path-input", Input).value = str(self.choices[event.option_index])
+        self._put(self._choice_text(event.option_index))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[event.option_index])
 
+    def action_complete(self) -> None:
+        typed = self.query_one("#path-input", Field).value.strip()
+        match = completion(typed, self.choices)
+        if match is not None:
+            self.query_one("#path-choices", OptionList).highlighted = self.choices.index(match)
+            self._put(str(match))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
-        self.dismiss(Path(value).expanduser() if value else None)
+        if value:
+            self.dismiss(Path(value).expanduser())
+        elif self.allow_empty:
+            self.dismiss(NO_PATH)
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
+
+
+def completion(typed: str, choices: list[Path]) -> Path | None:
+    """The first of ``choices`` whose name or path starts with ``typed``, else the first that
+    holds it; None when none does (or nothing was typed)."""
+    if not typed:
+        return None
+    starts = [p for p in choices if p.name.startswith(typed) or str(p).startswith(typed)]
+    holds = [p for p in choices if typed in str(p)]
+    return (starts or holds or [None])[0]

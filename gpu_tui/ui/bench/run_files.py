@@ -20,7 +20,7 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import export, list_runs, load
 from gpu_tui.core.errors import UsageError
-from gpu_tui.ui.bench.path_dialog import PathDialog
+from gpu_tui.ui.bench.path_dialog import NO_PATH, PathDialog
 
 MAX_OFFERED = 30
 """Saved runs offered for a comparison (newest first)."""
@@ -95,16 +95,22 @@ class RunFiles(Widget):
             return
         if message.unreadable:
             self.post_message(self.Problem("load", unreadable_notice(message.unreadable)))
-        hint = "Enter compares · empty line drops the baseline · Esc closes"
+        hint = "Enter compares · ↑↓ runs · Tab completes · empty: no baseline · Esc closes"
         self.app.push_screen(
-            PathDialog("Compare with a saved run or a baseline file", hint, "", message.runs),
+            PathDialog(
+                "Compare with a saved run or a baseline file",
+                hint,
+                "",
+                message.runs,
+                allow_empty=True,
+            ),
             self._compare_chosen,
         )
 
     def _compare_chosen(self, path: Path | None) -> None:
         if path is None:
             return
-        if str(path) == ".":
+        if path == NO_PATH:
             self.baseline = None
             self.show_results(self.results)
             return
