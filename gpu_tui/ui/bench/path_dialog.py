@@ -117,4 +117,5 @@ def completion(typed: str, choices: list[Path]) -> Path | None:
         return None
     starts = [p for p in choices if p.name.startswith(typed) or str(p).startswith(typed)]
     holds = [p for p in choices if typed in str(p)]
-    return (starts or holds or [None])[0]
+    found = starts or holds
+    return found[0] if found else None
