@@ -24,6 +24,9 @@ Bytes, in binary units (memory is sold and reported in them):
 - :func:`format_bytes_trimmed`: the largest unit not above it, six significant figures,
   trailing zeros dropped: ``1.875 GiB`` · ``64 MiB``.
 
+A model's parameters: :func:`format_parameters`, four significant figures in billions, or
+trillions from 1,000B: ``8B`` · ``70.6B`` · ``1.2T`` · ``100T``.
+
 Prefixed counts, for plot axes: :func:`format_binary_count` (``K`` ``M`` ``G`` ``T`` as
 powers of 1,024, only for exact multiples: ``4K`` · ``1000``) and :func:`format_si_count`
 (``k`` ``M`` ``G`` as powers of 1,000: ``1k`` · ``2.5M``).
@@ -191,6 +194,15 @@ def format_si_count(value: float) -> str:
     """An axis tick with an SI prefix (``1k``, ``2.5M``, ``1G``), six significant figures."""
     prefix, scale = _largest(value, _SI)
     return f"{value / scale:g}{prefix}" if prefix else f"{value:g}"
+
+
+def format_parameters(count: float) -> str:
+    """A parameter count as people say it: ``8B``, ``70.6B``, ``405B``, ``1.2T``, ``100T``."""
+    billions = count / 1e9
+    if round(billions, 1) < 1000:
+        return f"{billions:.4g}B"
+    trillions = count / 1e12
+    return f"{trillions:.4g}T" if trillions < 10_000 else f"{trillions:,.0f}T"
 
 
 _SMALL_TIMES = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))

@@ -321,3 +321,19 @@ def test_ages_are_one_letter_and_fresh_ones_go_in_steps(
 )
 def test_format_axis_ago_labels_a_time_axis(seconds: int, text: str) -> None:
     assert units.format_axis_ago(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("count", "words"),
+    [
+        (8e9, "8B"),
+        (70.6e9, "70.6B"),
+        (405e9, "405B"),
+        (999.9e9, "999.9B"),
+        (1.2e12, "1.2T"),
+        (1e14, "100T"),  # was "1e+05B"
+        (2.5e16, "25,000T"),
+    ],
+)
+def test_parameters_in_billions_then_trillions_never_in_exponents(count: float, words: str) -> None:
+    assert units.format_parameters(count) == words

@@ -8,6 +8,7 @@ from typing import Any
 from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost, fit
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
+from gpu_tui.core.units import format_parameters
 
 SCHEMA_VERSION = 1
 
@@ -97,12 +98,12 @@ def read_formula(result: fit.FitResult) -> str:
     weights = gb(result.weight_bytes_read_per_step)
     if shape.moe:
         touched = (
-            f"{result.active_params / 1e9:,.4g}B active; {result.experts_read} of "
+            f"{format_parameters(result.active_params)} active; {result.experts_read} of "
             f"{shape.experts} experts per layer for {result.batch} sequence"
-            f"{'' if result.batch == 1 else 's'} → {result.params_read_per_step / 1e9:,.4g}B"
+            f"{'' if result.batch == 1 else 's'} → {format_parameters(result.params_read_per_step)}"
         )
     else:
-        touched = f"all {result.params / 1e9:,.4g}B parameters"
+        touched = f"all {format_parameters(result.params)} parameters"
     return f"{weights} of weights ({touched}) + {gb(result.kv_cache_bytes)} of KV cache"
 
 
@@ -186,7 +187,7 @@ def fit_json(result: fit.FitResult) -> dict[str, Any]:
 def fit_lines(result: fit.FitResult) -> list[str]:
     """The fit as text: the arithmetic, one line per device, the sources, then this machine."""
     shape = result.shape.shape
-    model = shape.name if result.shape.exact else f"{result.params / 1e9:,.4g}B parameters"
+    model = shape.name if result.shape.exact else f"{format_parameters(result.params)} parameters"
     lines = [
         f"Will it fit: {model}, {result.dtype} weights, {result.kv_dtype} KV cache, "
         f"context {result.context:,}, batch {result.batch} (sizes in GB = 10⁹ bytes)",
@@ -197,7 +198,7 @@ def fit_lines(result: fit.FitResult) -> list[str]:
         f"  total     {gb(result.total_bytes):>11}  (no activations or framework overhead)",
         f"  read/step {gb(result.bytes_read_per_step):>11}  = {read_formula(result)}",
         f"  compute   {result.flops_per_token / 1e9:>7,.1f} GFLOP per token = 2 × "
-        f"{result.active_params / 1e9:,.4g}B active parameters",
+        f"{format_parameters(result.active_params)} active parameters",
         f"  shape: {result.shape.how}",
         "",
         f"  {'device':<30} {'memory':>9} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide.models import NAMED_MODELS, ModelShape, find_model
 from gpu_tui.core.limits import shown
+from gpu_tui.core.units import format_parameters
 
 __all__ = ["ModelShape", "ShapeChoice", "check_params", "choose_shape", "parse_params"]
 
@@ -90,7 +91,9 @@ def choose_shape(params: float, named: ModelShape | None = None) -> ShapeChoice:
         return ShapeChoice(named, True, f"{named.name}, published configuration ({titles})")
     # Nearest on a log scale: 30B is "between" 8B and 70B by ratio, not by difference.
     nearest = min(_ASSUMED_FROM, key=lambda m: abs(math.log(params / m.params)))
-    assumed = replace(nearest, key="", name=f"{params / 1e9:,.4g}B (assumed shape)", params=params)
+    assumed = replace(
+        nearest, key="", name=f"{format_parameters(params)} (assumed shape)", params=params
+    )
     return ShapeChoice(
         assumed,
         False,

@@ -20,6 +20,7 @@ from gpu_tui.core.guide import fit
 from gpu_tui.core.guide.lineup import display_name
 from gpu_tui.core.guide.report import gb, kv_formula, read_formula
 from gpu_tui.core.guide.shapes import parse_params
+from gpu_tui.core.units import format_parameters
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG
@@ -174,9 +175,9 @@ class FitView(Widget):
         first_local = next((p for p in self.placements if p.target.local), None)
         if first_local is not None:
             text.append(self.verdict(first_local) + "\n", style="bold")
-        active = f"; {result.active_params / 1e9:,.4g}B active" if shape.moe else ""
+        active = f"; {format_parameters(result.active_params)} active" if shape.moe else ""
         text.append(
-            f"Weights  {gb(result.weight_bytes):>10} = {result.params / 1e9:,.4g}B "
+            f"Weights  {gb(result.weight_bytes):>10} = {format_parameters(result.params)} "
             f"params × {fit.DTYPE_BYTES[result.dtype]:g} B ({result.dtype}){active}\n"
         )
         text.append(
