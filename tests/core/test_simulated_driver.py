@@ -230,7 +230,9 @@ def test_the_topology_calls_read_the_recorded_node(hgx: simulated_driver.Simulat
     first, fifth = gpu(0), gpu(4)
     assert pynvml.nvmlDeviceGetTopologyCommonAncestor(first, gpu(1)) == 40  # NODE
     assert pynvml.nvmlDeviceGetTopologyCommonAncestor(first, fifth) == 50  # SYS
-    assert pynvml.nvmlDeviceGetNumaNodeId(fifth) == 1
+    assert list(pynvml.nvmlDeviceGetMemoryAffinity(fifth, 1, 0)) == [0b10]  # node 1
+    with pytest.raises(pynvml.NVMLError_NotSupported):  # x86: the GPUs are not NUMA nodes
+        pynvml.nvmlDeviceGetNumaNodeId(fifth)
     assert list(pynvml.nvmlDeviceGetCpuAffinity(first, 2)) == [2**48 - 1, 0xFFFFFFFF00000000]
     links = [pynvml.nvmlDeviceGetNvLinkState(first, link) for link in range(18)]
     assert links == [1] * 18

@@ -55,6 +55,11 @@ def merged(setup: str) -> dict[str, Any]:
     return data
 
 
+def node_set(node: Any) -> Any:
+    """A recorded NUMA node as the one-word node set the driver writes (or what it says)."""
+    return [1 << node] if isinstance(node, int) else node
+
+
 def at(record: Any, *path: str | int) -> Any:
     """The recorded value, or NOT_SUPPORTED where it is null or absent, INVALID past a list."""
     for step in path:
@@ -283,7 +288,12 @@ CALLS: dict[str, Call] = {
         for link in (0, 17, 18)
     },
     "nvmlDeviceGetNumaNodeId": Call(
-        lambda h, _: pynvml.nvmlDeviceGetNumaNodeId(h), lambda d, i, n: at(d, "numa_node")
+        lambda h, _: pynvml.nvmlDeviceGetNumaNodeId(h),
+        lambda d, i, n: at(d, "gpu_memory_numa_node"),
+    ),
+    "nvmlDeviceGetMemoryAffinity": Call(
+        lambda h, _: list(pynvml.nvmlDeviceGetMemoryAffinity(h, 1, 0)),
+        lambda d, i, n: node_set(at(d, "numa_node")),
     ),
     "nvmlDeviceGetCpuAffinity": Call(
         lambda h, _: list(pynvml.nvmlDeviceGetCpuAffinity(h, 4)),

@@ -357,7 +357,8 @@ READS: dict[str, Reads] = {
     "nvmlDeviceGetNvLinkState": _one("nvlink_active", Arg(0), inputs=1),
     "nvmlDeviceGetNvLinkVersion": _one("nvlink_version", Arg(0), inputs=1),
     "nvmlDeviceGetNvLinkRemoteDeviceType": _one("nvlink_remote_type", Arg(0), inputs=1),
-    "nvmlDeviceGetNumaNodeId": _one("numa_node"),
+    # the GPU memory's own NUMA node: only on a Grace system, where the GPUs are NUMA nodes
+    "nvmlDeviceGetNumaNodeId": _one("gpu_memory_numa_node"),
     "nvmlDeviceGetMaxMigDeviceCount": _one("max_mig_device_count"),
     "nvmlDeviceGetGpuInstanceId": _one("gpu_instance_id"),
     "nvmlDeviceGetComputeInstanceId": _one("compute_instance_id"),
@@ -848,6 +849,19 @@ class SimulatedLibrary:
         out = _target(affinity)
         for at, word in enumerate(words[: _number(size)]):
             out[at] = int(word)
+        return SUCCESS
+
+    def _c_nvmlDeviceGetMemoryAffinity(
+        self, handle: Any, size: Any, affinity: Any, scope: Any
+    ) -> int:
+        """The recorded ``numa_node`` (``nvidia-smi topo -m``'s NUMA affinity) as a node set;
+        node scope (0) only: socket scope is not recorded."""
+        if _number(scope) != 0:
+            raise _Return(ERROR_NOT_SUPPORTED)
+        node = int(_reading(self._record(handle), "numa_node"))
+        out = _target(affinity)
+        if node // 64 < _number(size):
+            out[node // 64] = 1 << (node % 64)
         return SUCCESS
 
     def _c_nvmlDeviceGetTopologyCommonAncestor(self, a: Any, b: Any, level: Any) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -84,6 +85,27 @@ def _try(call: Callable[[], T]) -> T | None:
         return None
 
 
+SYSFS_PCI = Path("/sys/bus/pci/devices")
+
+
+def numa_node(nvml: ModuleType, handle: Any, bus_id: str | None) -> int | None:
+    """The NUMA node of the CPU memory nearest the GPU, the "NUMA Affinity" of
+    ``nvidia-smi topo -m``: from the GPU's memory affinity (node scope), else from sysfs.
+    Not ``nvmlDeviceGetNumaNodeId``: that is the GPU's own memory node on a Grace system
+    (GH200, GB200), and not supported on x86."""
+    scope = getattr(nvml, "NVML_AFFINITY_SCOPE_NODE", 0)
+    words = _try(lambda: list(nvml.nvmlDeviceGetMemoryAffinity(handle, 1, scope)))
+    if words and int(words[0]):
+        mask = int(words[0])
+        return (mask & -mask).bit_length() - 1  # the lowest node in the set
+    if bus_id is None:
+        return None
+    # sysfs names a device with a 4-digit PCI domain, NVML with 8: 0000:18:00.0
+    text = _try(lambda: (SYSFS_PCI / bus_id.lower()[-12:] / "numa_node").read_text())
+    node = _try(lambda: int(str(text)))
+    return node if node is not None and node >= 0 else None  # -1: the platform has no NUMA
+
+
 def _bus_id(nvml: ModuleType, handle: Any) -> str | None:
     info = _try(lambda: nvml.nvmlDeviceGetPciInfo(handle))
     bus = getattr(info, "busId", None)
@@ -156,7 +178,7 @@ def _links(nvml: ModuleType, handle: Any, index: int) -> GpuLinks:
         pcie = f"Gen{now[0]} x{now[1]}"
         if None not in top and top != now:
             pcie += f" (max Gen{top[0]} x{top[1]})"
-    numa = _try(lambda: int(nvml.nvmlDeviceGetNumaNodeId(handle)))
+    numa = numa_node(nvml, handle, bus)
     words = max(1, (1024 + 63) // 64)
     masks = _try(lambda: list(nvml.nvmlDeviceGetCpuAffinity(handle, words)))
     return GpuLinks(

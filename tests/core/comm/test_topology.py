@@ -4,9 +4,13 @@ nvidia-ml-py's own ``pynvml`` over the simulated driver."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from gpu_tui.core.comm.topology_sheet import topology_section
 from gpu_tui.core.devices import discover
+from gpu_tui.core.devices import topology as topology_module
 from gpu_tui.core.devices.inventory_json import inventory_json
 from gpu_tui.core.devices.spec_sheet import spec_sheet
 from gpu_tui.core.devices.topology import cpu_list, read_topology
@@ -91,9 +95,12 @@ def test_direct_links_and_pcie_paths(simulated_nvml: SimulatedNvml) -> None:
     assert rows["Peer reads (P2P)"].startswith("GPU2→GPU0 NS")
 
 
-def test_what_nvml_cannot_say_stays_unknown(simulated_nvml: SimulatedNvml) -> None:
+def test_what_nvml_cannot_say_stays_unknown(
+    simulated_nvml: SimulatedNvml, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(topology_module, "SYSFS_PCI", tmp_path)  # no sysfs to fall back on
     library = hgx(simulated_nvml)
-    for name in ("nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetNumaNodeId"):
+    for name in ("nvmlDeviceGetTopologyCommonAncestor", "nvmlDeviceGetMemoryAffinity"):
         library.remove_function(name)
     for device in library.devices:
         device["nvlink_active"] = None
@@ -112,3 +119,31 @@ def test_cpu_lists() -> None:
     assert cpu_list([0b1011]) == "0-1,3"
     assert cpu_list([0, 1]) == "64"
     assert cpu_list([]) == ""
+
+
+def test_the_numa_node_is_the_nearest_cpu_memory_not_the_gpu_s_own_node(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    """On a Grace system nvmlDeviceGetNumaNodeId is the GPU memory's own node; the NUMA
+    affinity nvidia-smi topo -m prints is the CPU node nearest it, its memory affinity."""
+    library = hgx(simulated_nvml)
+    for index, device in enumerate(library.devices):
+        device["gpu_memory_numa_node"] = 4 + index  # what a GH200 node would say
+    topology = topology_of(library)
+    assert topology is not None
+    assert [g.numa_node for g in topology.gpus] == [0, 0, 0, 0, 1, 1, 1, 1]
+
+
+def test_without_memory_affinity_the_numa_node_comes_from_sysfs(
+    simulated_nvml: SimulatedNvml, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = hgx(simulated_nvml)
+    library.remove_function("nvmlDeviceGetMemoryAffinity")
+    for index, device in enumerate(library.devices):
+        bus = device["pci_bus_id"].lower()[-12:]  # sysfs: a 4-digit domain
+        (tmp_path / bus).mkdir()
+        (tmp_path / bus / "numa_node").write_text("-1\n" if index == 7 else f"{index % 2}\n")
+    monkeypatch.setattr(topology_module, "SYSFS_PCI", tmp_path)
+    topology = topology_of(library)
+    assert topology is not None
+    assert [g.numa_node for g in topology.gpus] == [0, 1, 0, 1, 0, 1, 0, None]  # -1: no NUMA
