@@ -56,7 +56,7 @@ from typing import Any
 
 import psutil
 
-# The test doubles live with the tests, in the checkout this script is run from.
+# The Prometheus harness lives with the tests, in the checkout this script is run from.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers.prometheus_server import (

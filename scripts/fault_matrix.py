@@ -3,10 +3,11 @@
 
 Each case runs the installed gpu-tui for real (headless commands, or the TUI on a terminal of its
 own) and injects one fault: a signal, a SIGKILL, an NVML driver that hangs or a binding that does
-not import (the recorded NVML double stands in as ``pynvml``), an output that cannot be written,
-a disk that fills up (a file-size limit), a hostile file, an impossible number, a worker that
-crashes. It prints, per case, what should happen and what did; the exit status is the number of
-cases that failed. About a minute on a 2-core machine; needs torch for the bench cases.
+not import (nvidia-ml-py's own binding over the simulated driver stands in as ``pynvml``), an
+output that cannot be written, a disk that fills up (a file-size limit), a hostile file, an
+impossible number, a worker that crashes. It prints, per case, what should happen and what did;
+the exit status is the number of cases that failed. About a minute on a 2-core machine; needs
+torch for the bench cases.
 
 Usage: python scripts/fault_matrix.py [--only WORD] [--list]
 """
