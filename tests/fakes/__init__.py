@@ -1,3 +1,4 @@
-"""Test doubles: a simulated NVML driver under the real binding, a stand-in ``pynvml`` with
-faults, recorded GPU readings (``nvml_readings/``), a scripted bench worker, the real worker with
-faults injected, host processes."""
+"""Test doubles: a simulated NVML driver under nvidia-ml-py's own binding (``simulated_driver``,
+and ``simulated_binding`` for a subprocess), the GPU readings it answers with
+(``nvml_readings/``), a scripted bench worker, the real worker with faults injected, host
+processes."""

@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,6 @@ from gpu_tui.core.devices.model import BackendStatus, Inventory, MemoryInfo
 from gpu_tui.core.devices.nvidia import discover_nvidia
 from gpu_tui.core.devices.simulated import simulated_accelerator
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from tests.fakes.fake_nvml import FakeNvml
 
 CPU_FIXTURE = Path(__file__).parent.parent / "fixtures" / "cpu" / "this-vm-zen4"
 
@@ -46,10 +46,10 @@ def fixed_inventory(*, demo: bool = True) -> Inventory:
 @pytest.fixture
 def app_factory() -> Callable[..., GpuTuiApp]:
     def build(
-        *, demo: bool = True, pane: str = "specs", nvml: FakeNvml | None = None, refresh: float = 1
+        *, demo: bool = True, pane: str = "specs", nvml: Any = None, refresh: float = 1
     ) -> GpuTuiApp:
         inventory = fixed_inventory(demo=demo)
-        if nvml is not None:  # discovered now, before the app starts, so no race on the fake
+        if nvml is not None:  # discovered now, before the app starts, so no race on the driver
             found, _ = discover_nvidia(nvml)
             inventory = replace(inventory, accelerators=found + inventory.accelerators)
         config = AppConfig(

@@ -28,8 +28,8 @@ from gpu_tui.ui.bench.run_progress import RunProgress
 from gpu_tui.ui.bench.run_tracker import RunTracker
 from gpu_tui.ui.bench_pane import BenchPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from tests.conftest import SimulatedNvml
 from tests.fakes import faulty_worker
-from tests.fakes.fake_nvml import FakeNvml
 from tests.fakes.scripted_worker import cuda_device, environment, gemm_result, install
 from tests.polling import WORKER_RUN, until
 from tests.ui.conftest import fixed_inventory
@@ -78,9 +78,11 @@ def notice(pane: BenchPane) -> str:
     return str(pane.query_one("#bench-notice", Static).render())
 
 
-async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path) -> None:
-    fake = FakeNvml.load("h200")
-    app = bench_app(nvml=fake)
+async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(
+    data_dir: Path, simulated_nvml: SimulatedNvml
+) -> None:
+    library = simulated_nvml("h200")
+    app = bench_app(nvml=library.binding)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm", "crossover", "linear"])
         await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
@@ -95,7 +97,7 @@ async def test_a_tiny_cpu_run_fills_the_table_and_every_cpu_plot(data_dir: Path)
         assert "Done" in pane.query_one("#bench-progress").headline  # type: ignore[attr-defined]
         saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
         assert len(saved["results"]) == len(names)
-        assert "nvmlDeviceGetClockInfo" not in fake.calls  # a CPU run reads no GPU telemetry
+        assert library.called("nvmlDeviceGetClockInfo") == 0  # a CPU run reads no GPU telemetry
 
 
 async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
@@ -331,10 +333,10 @@ def test_snapshot(
 
 
 async def test_a_gpu_run_shows_live_clock_power_temperature_and_throttling(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.set_reading(
+    library = simulated_nvml("h200")
+    library.set_reading(
         0, sm_clock_mhz=1980, power_watts=612, temperature_c=64, clocks_event_reasons=0x4
     )
     release = tmp_path / "release"
@@ -346,7 +348,7 @@ async def test_a_gpu_run_shows_live_clock_power_temperature_and_throttling(
         gemm_result("cuda:0", 8192, 1.5e-3),
         {"type": "done", "cancelled": False},
     ]
-    app = bench_app(bench_python=install(tmp_path, script, monkeypatch), nvml=fake)
+    app = bench_app(bench_python=install(tmp_path, script, monkeypatch), nvml=library.binding)
     line = "SM 1980 MHz · 612/700 W · 64 °C · power cap"
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["gemm"])

@@ -1,4 +1,5 @@
-"""The Monitor pane with Pilot: per-core bars, GPU cards over the NVML test double, faults, keys."""
+"""The Monitor pane with Pilot: per-core bars, GPU cards over nvidia-ml-py's own ``pynvml`` and a
+simulated driver, faults, keys."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import HIDDEN_PID, OTHER, ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.polling import until
 
 FAST = 0.1
@@ -34,15 +35,20 @@ def text(card: GpuCard) -> str:
 
 
 def drawn(app: GpuTuiApp) -> bool:
-    return pane_of(app).redraws > 0 and all(card.gpu is not None for card in cards(app))
+    """Every card has a reading and its place on the screen: a card just mounted is 0 × 0 until
+    the next layout, and its rows, built for no width, are all ellipses (a loaded machine's
+    first tick can land in between)."""
+    shown = cards(app)
+    return pane_of(app).redraws > 0 and all(c.gpu is not None and c.size.width for c in shown)
 
 
 async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")  # no GPU at all: the host part stands alone
-    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")  # no GPU at all: the host part stands alone
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = pane_of(app)
         await until(pilot, lambda: pane.redraws > 0 and pane.sources is not None, "first draw")
@@ -59,12 +65,12 @@ async def test_one_bar_per_core_on_a_fixed_scale_with_numbers(
 
 @pytest.mark.parametrize("start", ["monitor", "specs"])
 async def test_without_a_gpu_the_monitor_keys_work_on_the_first_visit(
-    app_factory: Callable[..., GpuTuiApp], start: str
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml, start: str
 ) -> None:
     """With no GPU the process table is hidden; the keyboard must not go with it."""
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")
-    app = app_factory(demo=False, pane=start, nvml=fake, refresh=FAST)
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")
+    app = app_factory(demo=False, pane=start, nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         if start != "monitor":
             await pilot.press("2")
@@ -103,9 +109,9 @@ async def test_a_big_cpu_panel_keeps_changing_readings_out_of_its_title(
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_one_h200_shows_its_recorded_readings(
-    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml, size: tuple[int, int]
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=simulated_nvml("h200").binding, refresh=FAST)
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: drawn(app), "the card drawn")
         (card,) = cards(app)
@@ -119,11 +125,14 @@ async def test_one_h200_shows_its_recorded_readings(
 
 async def test_a_card_with_graphs_leaves_their_sparklines_out(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=simulated_nvml("h200").binding, refresh=FAST)
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: drawn(app), "the card drawn")
         (card,) = cards(app)
+        # The pane gives the cards its spare rows after the refresh that mounted them.
+        await until(pilot, lambda: card.has_class("-fill"), "the card given the spare rows")
         graph = card.part("graph")
         sparked = {
             row.plain.split()[0]
@@ -139,9 +148,14 @@ async def test_a_card_with_graphs_leaves_their_sparklines_out(
 
 @pytest.mark.parametrize(("size", "mode"), [((80, 24), "line"), ((160, 48), "compact")])
 async def test_eight_gpus_each_show_their_own_power(
-    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], mode: str
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
+    mode: str,
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("hgx_h100_8gpu"), refresh=FAST)
+    app = app_factory(
+        demo=False, pane="monitor", nvml=simulated_nvml("hgx_h100_8gpu").binding, refresh=FAST
+    )
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: drawn(app), "eight cards drawn")
         shown = [text(card) for card in cards(app)]
@@ -154,13 +168,14 @@ async def test_eight_gpus_each_show_their_own_power(
 
 async def test_a_gpu_lost_mid_run_shows_lost_while_the_others_update(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    library = simulated_nvml("hgx_h100_8gpu")
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: drawn(app), "first draw")
-        fake.lose(3)
-        fake.devices[5]["power_usage_mw"] = 650_000
+        library.lose(3)
+        library.devices[5]["power_usage_mw"] = 650_000
         await until(pilot, lambda: "650/700" in text(cards(app)[5]), "GPU 5 updated")
         await until(pilot, lambda: cards(app)[3].state == "LOST", "GPU 3 lost")
         assert "LOST" in text(cards(app)[3])  # one line each: the word is in the line
@@ -170,12 +185,13 @@ async def test_a_gpu_lost_mid_run_shows_lost_while_the_others_update(
 
 async def test_a_hung_driver_call_leaves_keys_working_and_readings_stale(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    fake = FakeNvml.load("h200")
-    app = app_factory(demo=True, pane="monitor", nvml=fake, refresh=FAST)
+    library = simulated_nvml("h200")
+    app = app_factory(demo=True, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: drawn(app), "first draw")
-        fake.block("nvmlDeviceGetPowerUsage", 2.0)
+        library.block("nvmlDeviceGetPowerUsage", 2.0)
         await until(pilot, lambda: cards(app)[0].state == "STALE", "the H200 shown stale")
         pane = pane_of(app)
         assert pane.sampler is not None
@@ -185,16 +201,18 @@ async def test_a_hung_driver_call_leaves_keys_working_and_readings_stale(
         assert pane.sampler.interval == pane.interval
         assert "STALE" in text(cards(app)[0])
         assert cards(app)[1].state == "live"  # the simulated GPU is not held up
-        fake.block("nvmlDeviceGetPowerUsage", 0.0)
+        library.block("nvmlDeviceGetPowerUsage", 0.0)
 
 
 async def test_hidden_and_other_users_processes_are_explained_in_words(
-    app_factory: Callable[..., GpuTuiApp], monkeypatch: pytest.MonkeyPatch
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import psutil
 
-    fake = FakeNvml.load("h200")
-    fake.set_processes(
+    library = simulated_nvml("h200")
+    library.set_processes(
         0,
         compute=[
             {"pid": MISSING_PID, "used_memory_bytes": 1 << 30},
@@ -209,7 +227,7 @@ async def test_hidden_and_other_users_processes_are_explained_in_words(
         return real_process(pid)
 
     monkeypatch.setattr(psutil, "Process", process)
-    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(160, 48)) as pilot:
         table = app.query_one(ProcessTable)
         await until(pilot, lambda: len(table.rows_shown) == 2, "two processes listed")
@@ -222,15 +240,16 @@ async def test_hidden_and_other_users_processes_are_explained_in_words(
         await pilot.press("s", "s", "s")  # VRAM → SM % → CPU % → PID
         assert pane_of(app).sort == "pid"
         assert [row.pid for row in table.rows_shown] == [1, MISSING_PID]
-        fake.set_processes(0, compute=[])  # the processes end
+        library.set_processes(0, compute=[])  # the processes end
         await until(pilot, lambda: not table.rows_shown, "the table emptied")
         assert "No GPU processes" in str(app.query_one("#monitor-proc-note").render())
 
 
 async def test_plus_minus_and_pause_drive_the_sampler(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    app = app_factory(demo=True, pane="monitor", nvml=FakeNvml.load("h200"), refresh=1.0)
+    app = app_factory(demo=True, pane="monitor", nvml=simulated_nvml("h200").binding, refresh=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = pane_of(app)
         await until(pilot, lambda: pane.sampler is not None, "sampler started")
@@ -249,8 +268,9 @@ async def test_plus_minus_and_pause_drive_the_sampler(
 
 async def test_a_hidden_pane_does_not_redraw_and_catches_up_when_shown(
     app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
 ) -> None:
-    app = app_factory(demo=True, pane="monitor", nvml=FakeNvml.load("h200"), refresh=FAST)
+    app = app_factory(demo=True, pane="monitor", nvml=simulated_nvml("h200").binding, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = pane_of(app)
         await until(pilot, lambda: drawn(app), "first draw")
@@ -266,10 +286,12 @@ async def test_a_hidden_pane_does_not_redraw_and_catches_up_when_shown(
         await until(pilot, lambda: pane.redraws > redraws, "redrawn when shown")
 
 
-async def test_demo_mode_labels_the_simulated_gpu(app_factory: Callable[..., GpuTuiApp]) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")
-    app = app_factory(demo=True, pane="monitor", nvml=fake, refresh=FAST)
+async def test_demo_mode_labels_the_simulated_gpu(
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
+) -> None:
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")
+    app = app_factory(demo=True, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: drawn(app), "first draw")
         (card,) = cards(app)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 import psutil
 import pytest
@@ -15,7 +16,7 @@ from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor.process_table import ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.processes import FakeHostProcess, FakeProcess
 from tests.polling import until
 
@@ -41,9 +42,11 @@ def host(monkeypatch: pytest.MonkeyPatch) -> dict[int, FakeHostProcess]:
     return table
 
 
-def node() -> FakeNvml:
-    fake = FakeNvml.load("h200")
-    fake.set_processes(
+@pytest.fixture
+def node(simulated_nvml: SimulatedNvml) -> ModuleType:
+    """nvidia-ml-py's ``pynvml`` over one simulated H200 running three compute processes."""
+    library = simulated_nvml("h200")
+    library.set_processes(
         0,
         compute=[
             {"pid": 4242, "used_memory_bytes": 60 * GIB, "sm_percent": 87},
@@ -51,7 +54,7 @@ def node() -> FakeNvml:
             {"pid": 777, "used_memory_bytes": 1 * GIB},
         ],
     )
-    return fake
+    return library.binding
 
 
 def cells(table: ProcessTable) -> dict[int, dict[str, str]]:
@@ -60,9 +63,11 @@ def cells(table: ProcessTable) -> dict[int, dict[str, str]]:
 
 
 async def test_each_process_shows_gpu_memory_sm_share_host_cpu_memory_time_and_user(
-    app_factory: Callable[..., GpuTuiApp], host: dict[int, FakeHostProcess]
+    app_factory: Callable[..., GpuTuiApp],
+    host: dict[int, FakeHostProcess],
+    node: ModuleType,
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=node(), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=node, refresh=FAST)
     async with app.run_test(size=(160, 48)) as pilot:
         table = app.query_one(ProcessTable)
         await until(pilot, lambda: len(table.rows_shown) == 3, "three processes listed")
@@ -84,10 +89,12 @@ async def test_each_process_shows_gpu_memory_sm_share_host_cpu_memory_time_and_u
         assert header == [*COLUMNS_SHOWN, "COMMAND"]
 
 
-async def test_labels_mean_one_thing_each(app_factory: Callable[..., GpuTuiApp]) -> None:
+async def test_labels_mean_one_thing_each(
+    app_factory: Callable[..., GpuTuiApp], node: ModuleType
+) -> None:
     """Host memory is RAM, the memory controller's busy share MCTL, the SM clock SMCLK; SM%
     is only ever a process's share of the SMs' time."""
-    app = app_factory(demo=False, pane="monitor", nvml=node(), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=node, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(MonitorPane)
         await until(pilot, lambda: pane.redraws > 1 and bool(pane._cards), "the card drawn")
@@ -105,9 +112,11 @@ async def test_labels_mean_one_thing_each(app_factory: Callable[..., GpuTuiApp])
 
 
 async def test_the_selected_process_shows_its_whole_command_line(
-    app_factory: Callable[..., GpuTuiApp], host: dict[int, FakeHostProcess]
+    app_factory: Callable[..., GpuTuiApp],
+    host: dict[int, FakeHostProcess],
+    node: ModuleType,
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=node(), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=node, refresh=FAST)
     async with app.run_test(size=(160, 48)) as pilot:
         table = app.query_one(ProcessTable)
         detail = app.query_one("#monitor-proc-detail")
@@ -134,11 +143,11 @@ async def test_the_selected_process_shows_its_whole_command_line(
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 async def test_no_gpu_no_process_table_and_the_host_gets_the_room(
-    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml, size: tuple[int, int]
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")
-    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=FAST)
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
     async with app.run_test(size=size) as pilot:
         pane = app.query_one(MonitorPane)
         await until(pilot, lambda: pane.sources is not None and pane.redraws > 1, "drawn")
@@ -155,9 +164,11 @@ async def test_no_gpu_no_process_table_and_the_host_gets_the_room(
 
 
 async def test_a_small_screen_keeps_the_header_and_the_selected_row_in_sight(
-    app_factory: Callable[..., GpuTuiApp], host: dict[int, FakeHostProcess]
+    app_factory: Callable[..., GpuTuiApp],
+    host: dict[int, FakeHostProcess],
+    node: ModuleType,
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=node(), refresh=FAST)
+    app = app_factory(demo=False, pane="monitor", nvml=node, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:
         table = app.query_one(ProcessTable)
         await until(pilot, lambda: len(table.rows_shown) == 3, "three processes listed")

@@ -1,6 +1,6 @@
-"""Snapshots of the Monitor pane: scripted host readings, the NVML test double, host processes
-described by the test, ticks the test drives itself, then paused (sync tests: snap_compare runs
-the app itself)."""
+"""Snapshots of the Monitor pane: scripted host readings, nvidia-ml-py's own ``pynvml`` over a
+simulated driver, host processes described by the test, ticks the test drives itself, then paused
+(sync tests: snap_compare runs the app itself)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from textual.pilot import Pilot
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.host import ScriptedHost
 from tests.fakes.processes import FakeHostProcess, FakeProcess
+from tests.fakes.simulated_driver import SimulatedLibrary
 from tests.polling import until
 
 TICKS = 48
@@ -36,12 +37,12 @@ MISSING_PID = 2**31 - 1  # above any pid_max: a host PID not visible here, on ev
 pytestmark = pytest.mark.usefixtures("plain_environment")
 
 
-def vary(fake: FakeNvml, n: int) -> None:
+def vary(library: SimulatedLibrary, n: int) -> None:
     """Tick ``n``'s GPU readings: load that moves, with power, clocks and heat following it."""
-    for index, device in enumerate(fake.devices):
+    for index, device in enumerate(library.devices):
         busy = (11 * n + 29 * index) % 101
         device["utilization_percent"] = {"gpu": busy, "memory": busy // 3}
-        fake.set_reading(
+        library.set_reading(
             index,
             power_watts=80 + 6 * busy,
             sm_clock_mhz=345 + 16 * busy,
@@ -49,21 +50,21 @@ def vary(fake: FakeNvml, n: int) -> None:
         )
 
 
-def train(fake: FakeNvml, n: int) -> None:
+def train(library: SimulatedLibrary, n: int) -> None:
     """Tick ``n`` of a training run: busy, a checkpoint every ten minutes (idle for twenty
     seconds), one stall at a minute and a half, and one tick of full power at 25 minutes."""
     checkpoint = n % 600 >= 580 or 90 <= n < 95
     busy = 3 if checkpoint else 92 + (7 * n) % 7
-    for index, device in enumerate(fake.devices):
+    for index, device in enumerate(library.devices):
         device["utilization_percent"] = {"gpu": busy, "memory": busy * 2 // 5}
         watts = 700 if n == 1500 else 90 + 5 * busy
-        fake.set_reading(index, power_watts=watts, sm_clock_mhz=345 + 16 * busy)
+        library.set_reading(index, power_watts=watts, sm_clock_mhz=345 + 16 * busy)
 
 
 def ticked(
-    fake: FakeNvml,
+    library: SimulatedLibrary,
     ticks: int = TICKS,
-    load: Callable[[FakeNvml, int], None] = vary,
+    load: Callable[[SimulatedLibrary, int], None] = vary,
     keys: tuple[str, ...] = (),
 ) -> Callable[[Pilot[Any]], Any]:
     """Wait for the sampler's first tick, pause it, then tick it ``ticks`` times by hand, 1 s
@@ -92,8 +93,8 @@ def ticked(
         # hand-made ticks wait for every one, so the frame is the same every run.
         sampler.gpu_deadline = 10.0
         for n in range(ticks):
-            load(fake, n)
-            sampler.tick()  # synchronous: reads the fakes, records history, posts the tick
+            load(library, n)
+            sampler.tick()  # synchronous: reads driver and host, records history, posts the tick
         host = pilot.app.query_one(HostPanel)
         await until(pilot, lambda: host.sample is sampler.latest, "the last tick drawn")
         if keys:
@@ -106,9 +107,11 @@ def ticked(
 
 
 def monitor(
-    app_factory: Callable[..., GpuTuiApp], fake: FakeNvml, host: ScriptedHost | None = None
+    app_factory: Callable[..., GpuTuiApp],
+    library: SimulatedLibrary,
+    host: ScriptedHost | None = None,
 ) -> GpuTuiApp:
-    app = app_factory(demo=False, pane="monitor", nvml=fake, refresh=NEVER)
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=NEVER)
     host = host or ScriptedHost()
     app.config = replace(app.config, host_reader=host)  # before the pane is built
     return app
@@ -127,9 +130,9 @@ def processes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(psutil, "Process", FakeProcess)
 
 
-def training() -> FakeNvml:
-    fake = FakeNvml.load("h200")
-    fake.set_processes(
+def training(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    library = simulated_nvml("h200")
+    library.set_processes(
         0,
         compute=[
             {"pid": 4242, "used_memory_bytes": 120 << 30, "sm_percent": 94},
@@ -137,55 +140,67 @@ def training() -> FakeNvml:
             {"pid": MISSING_PID, "used_memory_bytes": 3 << 30},
         ],
     )
-    return fake
+    return library
 
 
-def h200() -> FakeNvml:
-    fake = FakeNvml.load("h200")
-    fake.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 3 << 30}])
-    return fake
+def h200(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    library = simulated_nvml("h200")
+    library.set_processes(0, compute=[{"pid": MISSING_PID, "used_memory_bytes": 3 << 30}])
+    return library
 
 
-def eight() -> FakeNvml:
-    fake = FakeNvml.load("hgx_h100_8gpu")
-    fake.set_processes(2, compute=[{"pid": MISSING_PID, "used_memory_bytes": 5 << 30}])
-    return fake
+def eight(simulated_nvml: SimulatedNvml) -> SimulatedLibrary:
+    library = simulated_nvml("hgx_h100_8gpu")
+    library.set_processes(2, compute=[{"pid": MISSING_PID, "used_memory_bytes": 5 << 30}])
+    return library
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 def test_one_h200(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    snap_compare: Any,
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
 ) -> None:
-    fake = h200()
-    app = monitor(app_factory, fake)
-    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+    library = h200(simulated_nvml)
+    app = monitor(app_factory, library)
+    assert snap_compare(app, terminal_size=size, run_before=ticked(library))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 def test_eight_h100s(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    snap_compare: Any,
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
 ) -> None:
-    fake = eight()
-    app = monitor(app_factory, fake)
-    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+    library = eight(simulated_nvml)
+    app = monitor(app_factory, library)
+    assert snap_compare(app, terminal_size=size, run_before=ticked(library))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 def test_no_gpu(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    snap_compare: Any,
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.fail_init("LibraryNotFound")
-    app = monitor(app_factory, fake, ScriptedHost(cores=4, swap=False))
-    assert snap_compare(app, terminal_size=size, run_before=ticked(fake))
+    library = simulated_nvml("h200")
+    library.fail_init("LibraryNotFound")
+    app = monitor(app_factory, library, ScriptedHost(cores=4, swap=False))
+    assert snap_compare(app, terminal_size=size, run_before=ticked(library))
 
 
 @pytest.mark.usefixtures("processes")
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 def test_a_training_run_zoomed_out_to_an_hour(
-    snap_compare: Any, app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+    snap_compare: Any,
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
 ) -> None:
-    fake = training()
-    app = monitor(app_factory, fake)
-    before = ticked(fake, HOUR, train, ("z", "z", "z", "down"))
+    library = training(simulated_nvml)
+    app = monitor(app_factory, library)
+    before = ticked(library, HOUR, train, ("z", "z", "z", "down"))
     assert snap_compare(app, terminal_size=size, run_before=before)

@@ -15,7 +15,7 @@ from gpu_tui.ui.monitor.draw import GAP, NOTHING_YET
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
 from gpu_tui.ui.monitor_pane import MonitorPane
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.fakes.samples import gpu_sample
 from tests.polling import until
 
@@ -65,9 +65,10 @@ def graph(card: GpuCard) -> tuple[list[str], str]:
 
 
 async def test_z_cycles_the_window_and_the_status_and_axes_say_which(
-    app_factory: Callable[..., GpuTuiApp],
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=NEVER)
+    h200 = simulated_nvml("h200").binding
+    app = app_factory(demo=False, pane="monitor", nvml=h200, refresh=NEVER)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await opened(pilot)
         await record(pilot, pane, [50.0] * 120, 1.0)
@@ -94,11 +95,12 @@ async def test_z_cycles_the_window_and_the_status_and_axes_say_which(
 
 
 async def test_the_window_holds_as_many_ticks_as_the_interval_fits(
-    app_factory: Callable[..., GpuTuiApp],
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
 ) -> None:
     """Thirty ticks fill half of the one-minute graph at 1 s, all of it at 2 s (the rest is
     the pane's own first tick, idle, which lasted a minute)."""
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=NEVER)
+    h200 = simulated_nvml("h200").binding
+    app = app_factory(demo=False, pane="monitor", nvml=h200, refresh=NEVER)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await opened(pilot)
         (card,) = app.query(GpuCard)
@@ -113,9 +115,10 @@ async def test_the_window_holds_as_many_ticks_as_the_interval_fits(
 
 
 async def test_a_spike_an_hour_and_a_half_ago_still_shows_when_zoomed_out(
-    app_factory: Callable[..., GpuTuiApp],
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=NEVER)
+    h200 = simulated_nvml("h200").binding
+    app = app_factory(demo=False, pane="monitor", nvml=h200, refresh=NEVER)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = await opened(pilot)
         (card,) = app.query(GpuCard)
@@ -141,9 +144,10 @@ async def test_a_spike_an_hour_and_a_half_ago_still_shows_when_zoomed_out(
 
 
 async def test_small_screens_zoom_their_sparklines_and_say_so(
-    app_factory: Callable[..., GpuTuiApp],
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
 ) -> None:
-    app = app_factory(demo=False, pane="monitor", nvml=FakeNvml.load("h200"), refresh=NEVER)
+    h200 = simulated_nvml("h200").binding
+    app = app_factory(demo=False, pane="monitor", nvml=h200, refresh=NEVER)
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await opened(pilot)
         (card,) = app.query(GpuCard)

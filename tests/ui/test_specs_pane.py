@@ -11,7 +11,7 @@ from gpu_tui.core.devices.spec_sheet import wrap_value
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
-from tests.fakes.fake_nvml import FakeNvml
+from tests.conftest import SimulatedNvml
 from tests.polling import until
 
 
@@ -120,11 +120,11 @@ async def test_the_peak_clock_rows_explain_the_rated_clock_and_name_its_source(
 
 
 async def test_a_gpu_without_a_rated_clock_shows_its_peaks_as_upper_bounds(
-    app_factory: Callable[..., GpuTuiApp],
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
 ) -> None:
-    fake = FakeNvml.load("h200")
-    fake.devices[0]["pci_device_id"] = "0x233D10DE"  # pci.ids: H100 96GB, not the H200 board
-    app = app_factory(demo=False, nvml=fake)
+    library = simulated_nvml("h200")
+    library.devices[0]["pci_device_id"] = "0x233D10DE"  # pci.ids: H100 96GB, not the H200 board
+    app = app_factory(demo=False, nvml=library.binding)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("down", "down")  # CPU → Memory → the GPU
