@@ -138,6 +138,13 @@ class MonitorPane(Pane, can_focus=True):
             self._table.focus(scroll_visible)
         return self
 
+    def _keep_keyboard(self) -> None:
+        """The hidden process table must not take the pane's keys with it: while this pane is
+        shown, a keyboard on the table (or nowhere) comes to the pane."""
+        focused = self.app.focused
+        if self.active and (focused is None or focused is self._table):
+            self.focus()
+
     # ---- sampler life cycle -------------------------------------------------------------
     def watch_active(self, active: bool) -> None:
         if not active:
@@ -205,11 +212,13 @@ class MonitorPane(Pane, can_focus=True):
                 f"No GPUs to show: {sources.note}.\nStart with --demo to see a SIMULATED one."
             )
             # No GPU, no GPU processes: the host gets the rows (with graphs) instead.
-            had_keyboard = self._table.has_focus
             self.add_class("-no-gpu")
             self._host.add_class("-fill")
-            if had_keyboard:  # the hidden table would take the pane's keys with it
-                self.focus()
+            self._table.can_focus = False
+            self._keep_keyboard()
+            # A focus asked for before this answer (the pane shown at start) reaches the table
+            # only on a later turn, and Textual then drops it with the hidden table: look again.
+            self.call_after_refresh(self._keep_keyboard)
             self.refresh_bindings()  # nothing to sort
         self._show_status()
 
