@@ -16,7 +16,7 @@ from gpu_tui.core import ending
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.monitor.sampler import Sampler
-from gpu_tui.core.monitor.samples import GpuSample, Sample
+from gpu_tui.core.monitor.samples import GpuSample, MigSample, Sample
 from gpu_tui.core.units import format_reading
 
 NAME = "watch"
@@ -116,7 +116,17 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
         f"{format_reading(gpu.power_watts, unknown='?')}/"
         f"{format_reading(gpu.power_limit_watts, unknown='?')}W"
     )
+    if gpu.mig_instances:
+        text += f" MIG {' '.join(_mig_summary(m) for m in gpu.mig_instances)}"
     return text + (" (stale)" if gpu.stale else "")
+
+
+def _mig_summary(mig: MigSample) -> str:
+    """``3g.40gb:0.0/39.2GiB``: the instance's profile and its memory."""
+    used, total = mig.memory_used_bytes, mig.memory_total_bytes
+    if isinstance(used, Unknown) or isinstance(total, Unknown):
+        return f"{mig.profile}:?"
+    return f"{mig.profile}:{used / _GIB:.1f}/{total / _GIB:.1f}GiB"
 
 
 def human_line(sample: Sample) -> str:

@@ -15,6 +15,7 @@ from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.monitor.sampler import Sampler
 from tests.conftest import SimulatedNvml
+from tests.core.test_watch import a_sample
 from tests.fakes.simulated_driver import SimulatedLibrary
 from tests.polling import wait_for
 
@@ -169,3 +170,42 @@ def test_watch_json_over_the_8_gpu_node(
         assert all(g["unknown"]["fan_percent"] for g in gpus)
     assert library.called("nvmlInit") == 1
     assert not library.initialized  # NVML shut down on the way out
+
+
+def test_a_mig_gpu_s_instances_are_read_through_their_own_handles(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    """The parent's memory and process calls do not see inside its instances: each instance's
+    memory and processes come from its own handle, and watch says them."""
+    library = simulated_nvml("a100_80gb_pcie_mig")
+    third = library.devices[0]["mig_devices"][2]
+    third["memory_used_bytes"] = 6 << 30
+    third["processes"] = {"compute": [{"pid": 4242, "used_memory_bytes": 6 << 30}], "graphics": []}
+    session = NvmlSession.open(library.binding)
+    try:
+        sample = session.sample(0)
+    finally:
+        session.close()
+    instances = sample.mig_instances
+    assert [m.profile for m in instances] == ["3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"]
+    assert [m.gpu_instance_id for m in instances] == [2, 3, 9, 10]
+    assert instances[2].memory_used_bytes == 6 << 30
+    assert instances[2].memory_total_bytes == 10200547328
+    processes = instances[2].processes
+    assert not isinstance(processes, Unknown)
+    assert [(p.pid, p.used_memory_bytes) for p in processes] == [(4242, 6 << 30)]
+    assert isinstance(processes[0].sm_percent, Unknown)  # NVML gives none per instance
+    assert instances[0].processes == ()
+    assert library.called("nvmlDeviceGetMigDeviceHandleByIndex") == 7  # every slot, once
+    line = watch.human_line(a_sample(sample))
+    assert "MIG 3g.40gb:0.0/39.2GiB 2g.20gb:0.0/19.5GiB 1g.10gb:6.0/9.5GiB" in line
+
+
+def test_a_gpu_without_mig_has_no_instances(simulated_nvml: SimulatedNvml) -> None:
+    library = simulated_nvml("h200")
+    session = NvmlSession.open(library.binding)
+    try:
+        assert session.sample(0).mig_instances == ()
+    finally:
+        session.close()
+    assert library.called("nvmlDeviceGetMigDeviceHandleByIndex") == 0

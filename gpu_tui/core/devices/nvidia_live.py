@@ -22,13 +22,14 @@ from gpu_tui.core.devices.nvml_util import (
     read,
     throttle_words,
 )
+from gpu_tui.core.monitor.gpu_reader import unknown_gpu_sample
 from gpu_tui.core.monitor.host_processes import (
     NOT_IN_NAMESPACE,
     OTHER_USER,
     HostProcess,
     HostProcesses,
 )
-from gpu_tui.core.monitor.samples import NOT_READ, GpuProcess, GpuSample
+from gpu_tui.core.monitor.samples import NOT_READ, GpuProcess, GpuSample, MigSample
 
 __all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 
@@ -74,6 +75,9 @@ class NvmlSession:
         self._not_in_job: set[int] = set()
         """GPUs NVML counts but this process may not open (``doctor.NOT_IN_JOB``)."""
         self._static: dict[int, dict[str, Maybe[float]]] = {}
+        self._mig: dict[int, list[tuple[object, Maybe[str], Maybe[int]]]] = {}
+        """Per GPU, its MIG instances (handle, name, GPU instance id), found once: instances
+        cannot be made or destroyed while a process holds the GPU."""
         self._samples_since: dict[int, int] = {}
         """Per GPU, the newest process sample's driver timestamp (µs): the next ask's start."""
         if nvml is None:
@@ -212,6 +216,39 @@ class NvmlSession:
             ),
             throttle_reasons=read(lambda: throttle_words(self._reasons(nvml, handle))),
             processes=self._processes(nvml, handle, index),
+            mig_instances=tuple(
+                self._mig_sample(nvml, *instance) for instance in self._mig_of(nvml, handle, index)
+            ),
+        )
+
+    def _mig_of(
+        self, nvml: ModuleType, handle: object, index: int
+    ) -> list[tuple[object, Maybe[str], Maybe[int]]]:
+        if index not in self._mig:
+            found: list[tuple[object, Maybe[str], Maybe[int]]] = []
+            mode = read(lambda: nvml.nvmlDeviceGetMigMode(handle))
+            if not isinstance(mode, Unknown) and int(mode[0]) == 1:  # (current, pending)
+                slots = read(lambda: int(nvml.nvmlDeviceGetMaxMigDeviceCount(handle)))
+                for slot in range(slots if isinstance(slots, int) else 0):
+                    mig = read(partial(nvml.nvmlDeviceGetMigDeviceHandleByIndex, handle, slot))
+                    if isinstance(mig, Unknown):
+                        continue  # an empty slot
+                    name = read(partial(_text, nvml.nvmlDeviceGetName, mig))
+                    instance = read(partial(_whole, nvml.nvmlDeviceGetGpuInstanceId, mig))
+                    found.append((mig, name, instance))
+            self._mig[index] = found
+        return self._mig[index]
+
+    def _mig_sample(
+        self, nvml: ModuleType, mig: object, name: Maybe[str], instance: Maybe[int]
+    ) -> MigSample:
+        used, total = _pair(read(lambda: _memory_info(nvml, mig)), "used", "total", int)
+        return MigSample(
+            name=name,
+            gpu_instance_id=instance,
+            memory_used_bytes=used,
+            memory_total_bytes=total,
+            processes=self._processes(nvml, mig, None),
         )
 
     @staticmethod
@@ -225,8 +262,10 @@ class NvmlSession:
         return int(first_available(nvml, names, handle))
 
     def _processes(
-        self, nvml: ModuleType, handle: object, index: int
+        self, nvml: ModuleType, handle: object, index: int | None
     ) -> Maybe[tuple[GpuProcess, ...]]:
+        """The processes on a GPU (``index``) or a MIG instance (``None``: NVML gives no SM
+        shares per instance)."""
         # ``_v2`` first: its entry point writes the 24-byte entries the binding reads on every
         # driver that has it. The unversioned names go through ``_v3``, which R535 drivers write
         # 32 bytes wide, so the binding misreads every entry after the first.
@@ -264,7 +303,11 @@ class NvmlSession:
             return Unknown(reasons[0])
         if not found:
             return ()
-        shares = self._sm_shares(nvml, handle, index)
+        shares = (
+            self._sm_shares(nvml, handle, index)
+            if index is not None
+            else Unknown("NVML gives no SM share per MIG instance")
+        )
         return tuple(
             dataclasses.replace(
                 process,
@@ -330,11 +373,13 @@ def _pair(
     return read(partial(kind, getattr(struct, first))), read(partial(kind, getattr(struct, second)))
 
 
+def _text(call: Callable[[object], Any], handle: object) -> str:
+    return str(call(handle))
+
+
+def _whole(call: Callable[[object], Any], handle: object) -> int:
+    return int(call(handle))
+
+
 def _lost_sample(index: int, reason: str, *, lost: bool = True) -> GpuSample:
-    missing = Unknown(reason)
-    values: dict[str, Any] = {
-        f.name: missing
-        for f in dataclasses.fields(GpuSample)
-        if f.name not in ("index", "lost", "stale", "simulated")
-    }
-    return GpuSample(index=index, lost=lost, **values)
+    return dataclasses.replace(unknown_gpu_sample(index, reason), lost=lost)

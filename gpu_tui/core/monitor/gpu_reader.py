@@ -41,7 +41,7 @@ def unknown_gpu_sample(index: int, reason: str, *, stale: bool = False) -> GpuSa
     values = {
         f.name: missing
         for f in dataclasses.fields(GpuSample)
-        if f.name not in ("index", "lost", "stale", "simulated")
+        if f.name not in ("index", "lost", "stale", "simulated", "mig_instances")
     }
     return GpuSample(index=index, stale=stale, **values)  # type: ignore[arg-type]
 

@@ -56,6 +56,24 @@ class GpuProcess:
 
 
 @dataclass(frozen=True)
+class MigSample:
+    """One MIG instance of a GPU, read through its own handle: a MIG-enabled GPU's memory and
+    process calls do not see inside its instances (and in a container may be refused)."""
+
+    name: Maybe[str]
+    """What the driver calls it, e.g. ``NVIDIA A100 80GB PCIe MIG 3g.40gb``."""
+    gpu_instance_id: Maybe[int]
+    memory_used_bytes: Maybe[int]
+    memory_total_bytes: Maybe[int]
+    processes: Maybe[tuple[GpuProcess, ...]]
+
+    @property
+    def profile(self) -> str:
+        """The instance's profile, e.g. ``3g.40gb`` (its name's last word)."""
+        return self.name.rsplit(" ", 1)[-1] if isinstance(self.name, str) else "?"
+
+
+@dataclass(frozen=True)
 class GpuSample:
     """One GPU's live readings. ``lost`` means the GPU stopped answering (shown as lost)."""
 
@@ -91,6 +109,8 @@ class GpuSample:
     stale: bool = False
     """True when this reading was not refreshed in time (a hung driver call); values are old."""
     simulated: bool = False
+    mig_instances: tuple[MigSample, ...] = ()
+    """Each MIG instance's memory and processes (none when MIG is off)."""
 
 
 @dataclass(frozen=True)

@@ -295,9 +295,21 @@ class GpuCard(RowsWidget):
             line.truncate(width, overflow="ellipsis")
         return [head, util, clocks]
 
+    def _mig_text(self, gpu: GpuSample) -> str:
+        """Each MIG instance with its memory as read through its own handle (the GPU's own
+        memory row does not see inside them), else the instances the inventory named."""
+        if gpu.mig_instances:
+            shown = (
+                f"{m.profile} {gib(m.memory_used_bytes)}/{gib(m.memory_total_bytes)}"
+                for m in gpu.mig_instances
+            )
+            return "MIG GiB  " + ", ".join(shown)
+        return "MIG  " + ", ".join(self.mig) if self.mig else ""
+
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
-        spare = height - FULL_ROWS - bool(self.mig)
+        mig = self._mig_text(gpu)
+        spare = height - FULL_ROWS - bool(mig)
         history = self.history if self.has_class("-fill") else None  # graphs fill spare rows
         drawn = graphed(spare) if history is not None else ()
         rows = [
@@ -311,9 +323,9 @@ class GpuCard(RowsWidget):
             self._extras(gpu),
             self._throttle(gpu),
         ]
-        if self.mig:
-            rows.append(Text("MIG  " + ", ".join(self.mig), style=self._s("dim")))
-        assert len(rows) == FULL_ROWS + bool(self.mig)
+        if mig:
+            rows.append(Text(mig, style=self._s("dim")))
+        assert len(rows) == FULL_ROWS + bool(mig)
         for line in rows:
             line.truncate(width, overflow="ellipsis")
         if history is None or not drawn:
