@@ -87,6 +87,42 @@ def test_info_and_watch_validate_on_every_kind_of_machine(
         validate(tick, "watch")
 
 
+FAULTS = {
+    "a GPU gpu-tui does not know": [["set_reading", 0, {"name": "NVIDIA Mystery 9000"}]],
+    "a GPU lost from the bus": [["lose", 1, {}]],
+    "a GPU outside the job's cgroup": [["fail", 3, "nvmlDeviceGetHandleByIndex", "NoPermission"]],
+    "process lists refused": [
+        ["fail", None, "nvmlDeviceGetComputeRunningProcesses", "NoPermission"],
+        ["fail", None, "nvmlDeviceGetGraphicsRunningProcesses", "NoPermission"],
+    ],
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_info_and_watch_validate_when_part_of_the_node_cannot_be_read(
+    tmp_path: Path, fault: str
+) -> None:
+    """What is unknown is null (with its reason), at every depth, never a shape of its own."""
+    shim = tmp_path / "shim"
+    simulated_binding.install_as_pynvml(shim)
+    env = simulated_binding.environment(
+        shim,
+        reading="hgx_h100_8gpu",
+        add=("hgx_h100_8gpu_topology",),
+        faults=FAULTS[fault],
+        base=environment(tmp_path / "data"),
+    )
+    for args, name in (
+        (("info", "--json"), "info"),
+        (("watch", "--json", "--count", "1"), "watch"),
+    ):
+        done = subprocess.run(
+            command(*args), env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        validate(json.loads(done.stdout.splitlines()[0] if name == "watch" else done.stdout), name)
+
+
 def test_a_reading_of_the_wrong_kind_is_refused(tmp_path: Path) -> None:
     """The schemas say what a field holds: a figure given as text does not pass."""
     tick = json.loads(gpu_tui(tmp_path, "h200", (), "watch", "--json", "--count", "1"))
