@@ -35,6 +35,10 @@ def _unchanged(style: Style) -> Style:
     return style
 
 
+_UNSTYLED = Style()
+"""What ``part`` gets for a component whose styles Textual has not resolved yet."""
+
+
 class RowStyles:
     """The styles a widget's rows are drawn in: each row style put together on the widget's
     base style, then ``finish``ed (line filters applied), once, not for every segment."""
@@ -148,7 +152,9 @@ class RowsWidget(Widget):
         """A component style, resolved once: each CSS lookup costs ~0.3 ms, a frame needs dozens."""
         style = self._parts.get(name)
         if style is None:
-            style = self.get_component_rich_style(f"{self.PART_PREFIX}--{name}")
+            style = self.get_component_rich_style(f"{self.PART_PREFIX}--{name}", default=_UNSTYLED)
+            if style is _UNSTYLED:  # asked before the first CSS pass: plain, and asked again
+                return Style()  # when the styles arrive (``notify_style_update`` rebuilds)
             self._parts[name] = style
         return style
 
