@@ -16,8 +16,7 @@ from gpu_tui.core.bench.store import RunOutput
 from gpu_tui.core.errors import UsageError
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
-# Failures that mean the command line asked for something impossible: exit 2, one line.
-USAGE_KINDS = ("bad_device", "bad_plan", "start")
+# A run refused as impossible (messages.REFUSED_KINDS) is bad usage: exit 2, one line.
 
 
 def visible_gpus() -> int | None:
@@ -100,8 +99,9 @@ class Progress:
             self.say(f"warning: {message.text}")
         elif isinstance(message, messages.SaveFailed):
             self.say(f"warning: {message.message}; the run goes on")
-        elif isinstance(message, messages.BenchError) and message.kind not in USAGE_KINDS:
-            # (a usage problem is said once, as the command's error line)
+        elif isinstance(message, messages.BenchError):
+            if message.kind in messages.REFUSED_KINDS:
+                return  # a usage problem is said once, as the command's error line
             self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
         elif isinstance(message, messages.Finished):
             if self.tty:
@@ -121,7 +121,7 @@ def run_to_the_end(
         finished = drive(runner, progress.show)
     document = finished.document
     fatal = next((e for e in document.errors if e.get("fatal")), None)
-    if fatal and fatal["kind"] in USAGE_KINDS:
+    if fatal and fatal["kind"] in messages.REFUSED_KINDS:
         for output in outputs:
             output.close()
         raise UsageError(fatal["message"])

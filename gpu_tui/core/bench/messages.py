@@ -96,6 +96,11 @@ class Skipped:
     params: dict[str, Any] = field(default_factory=dict)
 
 
+REFUSED_KINDS = ("bad_device", "bad_plan", "start")
+"""Failures that mean the run was refused before it measured anything: the command line (or the
+pane's choices) asked for something impossible."""
+
+
 @dataclass(frozen=True)
 class BenchError:
     """A failure. ``fatal`` ends the run (torch missing, crash, hang); otherwise the run goes on.

@@ -354,13 +354,13 @@ class BenchRunner:
     def _save(self, *, final: bool = False) -> None:
         """Write the document everywhere it goes. A place that cannot be written (a full disk,
         a read-only store) is reported once, as a message, and never stops the run. A run that
-        never started has nothing to keep; one the worker refused before it reported its
-        environment (a device it cannot see, a plan it cannot run) is not kept in the results
-        store either, where it would stand as the last run with nothing in it."""
+        never started has nothing to keep; nor, in the results store, does one with nothing in
+        it (refused as impossible, or stopped before its first result), where it would stand
+        as the last run in front of the real one. A failure is kept: it is worth reading."""
         if self._process is None:
             return
         with self._save_lock:
-            if self.saved_path is not None and self.document.environment is not None:
+            if self.saved_path is not None and self._worth_keeping():
                 try:
                     atomic_write(self.saved_path, self.document.to_json())
                     self.stored = True
@@ -378,6 +378,11 @@ class BenchRunner:
                 else:
                     self.failed_outputs[output.path] = problem
                     self._report(problem, store=False)
+
+    def _worth_keeping(self) -> bool:
+        document = self.document
+        failed = any(e.get("kind") not in bench_messages.REFUSED_KINDS for e in document.errors)
+        return bool(document.results or document.skipped or failed)
 
     def _report(self, problem: str, *, store: bool) -> None:
         if problem not in self._reported:
