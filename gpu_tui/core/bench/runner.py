@@ -355,7 +355,7 @@ class BenchRunner:
         """Write the document everywhere it goes. A place that cannot be written (a full disk,
         a read-only store) is reported once, as a message, and never stops the run. A run that
         never started has nothing to keep; nor, in the results store, does one with nothing in
-        it (refused as impossible, or stopped before its first result), where it would stand
+        it (refused as impossible, all skipped, or stopped before its first result): it would stand
         as the last run in front of the real one. A failure is kept: it is worth reading."""
         if self._process is None:
             return
@@ -380,9 +380,10 @@ class BenchRunner:
                     self._report(problem, store=False)
 
     def _worth_keeping(self) -> bool:
+        """A result, or a failure worth reading (skips alone measured nothing)."""
         document = self.document
         failed = any(e.get("kind") not in bench_messages.REFUSED_KINDS for e in document.errors)
-        return bool(document.results or document.skipped or failed)
+        return bool(document.results or failed)
 
     def _report(self, problem: str, *, store: bool) -> None:
         if problem not in self._reported:

@@ -52,6 +52,10 @@ class ReadingBox(VerticalScroll):
     def on_resize(self) -> None:
         self.call_after_refresh(self.show_hint)
 
+    def watch_virtual_size(self) -> None:
+        # New text is laid out a pass after ``update``: its height is known only here.
+        self.call_after_refresh(self.show_hint)
+
     def watch_has_focus(self, has_focus: bool) -> None:
         super().watch_has_focus(has_focus)
         self.show_hint()
