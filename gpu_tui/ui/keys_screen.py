@@ -45,6 +45,7 @@ FIELDS = KeySection(
         KeyRow("esc", "Leave the field"),
         KeyRow("enter", "Done", "when editing"),
         KeyRow("", "Until a field is edited, every key listed here works in it."),
+        KeyRow("", "A dialog's path field takes text from the first key; esc closes it."),
     ),
 )
 LISTS = KeySection(
