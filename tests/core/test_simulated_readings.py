@@ -115,6 +115,14 @@ def clock(name: str, key: str, kind: int) -> tuple[str, Call]:
     )
 
 
+def field_value(handle: Any, field: int) -> Any:
+    """One field's value, or the short name of its own return code's error."""
+    (value,) = pynvml.nvmlDeviceGetFieldValues(handle, [field])
+    if value.nvmlReturn:
+        raise pynvml.NVMLError(value.nvmlReturn)
+    return value.value.ullVal
+
+
 def total_used(memory: Any) -> tuple[int, int]:
     return memory.total, memory.used
 
@@ -265,6 +273,34 @@ CALLS: dict[str, Call] = {
             h, pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, pynvml.NVML_VOLATILE_ECC
         ),
         lambda d, i, n: at(d, "ecc_volatile_uncorrected"),
+    ),
+    "nvmlDeviceGetTotalEccErrors[corrected]": Call(
+        lambda h, _: pynvml.nvmlDeviceGetTotalEccErrors(
+            h, pynvml.NVML_MEMORY_ERROR_TYPE_CORRECTED, pynvml.NVML_VOLATILE_ECC
+        ),
+        lambda d, i, n: at(d, "ecc_volatile_corrected"),
+    ),
+    "nvmlDeviceGetTotalEnergyConsumption": Call(
+        lambda h, _: pynvml.nvmlDeviceGetTotalEnergyConsumption(h),
+        lambda d, i, n: at(d, "energy_mj"),
+    ),
+    "nvmlDeviceGetPcieReplayCounter": Call(
+        lambda h, _: pynvml.nvmlDeviceGetPcieReplayCounter(h),
+        lambda d, i, n: at(d, "pcie_replay_count"),
+    ),
+    "nvmlDeviceGetRemappedRows": Call(
+        lambda h, _: pynvml.nvmlDeviceGetRemappedRows(h),
+        lambda d, i, n: (
+            NOT_SUPPORTED
+            if "remapped_rows" not in d
+            else tuple(
+                d["remapped_rows"][k] for k in ("correctable", "uncorrectable", "pending", "failed")
+            )
+        ),
+    ),
+    "nvmlDeviceGetFieldValues[memory temperature]": Call(
+        lambda h, _: field_value(h, pynvml.NVML_FI_DEV_MEMORY_TEMP),
+        lambda d, i, n: at(d, "memory_temperature_c"),
     ),
     "nvmlDeviceGetCurrentClocksEventReasons": Call(
         lambda h, _: pynvml.nvmlDeviceGetCurrentClocksEventReasons(h),

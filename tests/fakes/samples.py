@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from gpu_tui.core.devices.fields import Unknown
-from gpu_tui.core.monitor.samples import GpuSample
+from gpu_tui.core.monitor.samples import Activity, GpuSample, RemappedRows
 
 NOT_SUPPORTED = Unknown("not supported by this GPU")
 
@@ -36,5 +36,23 @@ def gpu_sample(index: int = 0, **changes: Any) -> GpuSample:
         throttle_reasons=(),
         processes=(),
         memory_reserved_bytes=531 << 20,
+        memory_temperature_c=54.0,
+        energy_millijoules=3_600_000_000,
+        ecc_errors_corrected=0,
+        pcie_replay_count=0,
+        remapped_rows=RemappedRows(0, 0, pending=False, failed=False),
+        last_xid=0,
+        nvlink_rx_bytes_per_second=12e9,
+        nvlink_tx_bytes_per_second=11e9,
+        activity=Activity(
+            graphics_engine_percent=50.0,
+            sm_active_percent=38.0,
+            sm_occupancy_percent=21.0,
+            tensor_percent=12.0,
+            dram_percent=30.0,
+            fp64_percent=0.0,
+            fp32_percent=4.0,
+            fp16_percent=1.0,
+        ),
     )
     return dataclasses.replace(base, **changes)

@@ -23,6 +23,11 @@ What makes it a driver and not a stand-in for ``pynvml``:
 - **Calls before ``nvmlInit``** (or after the last ``nvmlShutdown``) return
   ``NVML_ERROR_UNINITIALIZED``, as the library does.
 
+- **Counters and events as the driver keeps them**: NVLink data counters grow at a recorded
+  rate from the library's start; XID events wait in an event set until taken
+  (``library.raise_xid(3, 79)``); GPM metrics are answered between two samples of one GPU, on
+  Hopper and newer only, from the recorded ``gpm`` reading.
+
 Readings are the recorded JSON files in ``nvml_readings/``; a ``null`` or absent reading makes
 its call return ``NVML_ERROR_NOT_SUPPORTED``, as a driver does for a field the GPU lacks. Calls
 that only copy one reading into out-parameters are rows of :data:`READS` and :data:`STRINGS`;
@@ -127,6 +132,32 @@ NOT_AVAILABLE_U64 = 0xFFFF_FFFF_FFFF_FFFF
 """``NVML_VALUE_NOT_AVAILABLE`` as a 64-bit field: a process's memory the driver cannot see."""
 MEMORY_V2 = 0x02000028
 """``nvmlMemory_v2``: the struct version ``nvmlDeviceGetMemoryInfo_v2`` checks."""
+EVENT_SET_BASE = 0x6576_0000
+"""Simulated event-set handles are addresses from here."""
+GPM_SAMPLE_BASE = 0x6770_0000
+"""Simulated GPM sample buffers are addresses from here."""
+XID_EVENT = 0x8
+"""``nvmlEventTypeXidCriticalError``."""
+ERROR_TIMEOUT = 10
+GPM_METRICS = {
+    1: "graphics_util",
+    2: "sm_util",
+    3: "sm_occupancy",
+    5: "any_tensor_util",
+    10: "dram_bw_util",
+    11: "fp64_util",
+    12: "fp32_util",
+    13: "fp16_util",
+    20: "pcie_tx_mib_per_second",
+    21: "pcie_rx_mib_per_second",
+    60: "nvlink_rx_mib_per_second",
+    61: "nvlink_tx_mib_per_second",
+}
+"""``NVML_GPM_METRIC_*`` id → key of a device's ``gpm`` reading (percent, or MiB/s)."""
+FIELD_MEMORY_TEMP = 82
+FIELD_NVLINK_DATA_TX = 138
+FIELD_NVLINK_DATA_RX = 139
+VALUE_TYPE_UNSIGNED_LONG_LONG = 3
 SAMPLING_PERIOD_US = 167_000
 """What the encoder/decoder utilisation calls report as their sampling period."""
 
@@ -138,6 +169,11 @@ _NEWER_THAN_R470 = frozenset(
         "nvmlDeviceGetCurrentClocksEventReasons",
         "nvmlDeviceGetConfComputeMemSizeInfo",
         "nvmlDeviceGetRunningProcessDetailList",
+        "nvmlGpmQueryDeviceSupport",
+        "nvmlGpmSampleAlloc",
+        "nvmlGpmSampleGet",
+        "nvmlGpmMetricsGet",
+        "nvmlGpmSampleFree",
     }
 )
 
@@ -362,6 +398,13 @@ READS: dict[str, Reads] = {
     "nvmlDeviceGetMaxMigDeviceCount": _one("max_mig_device_count"),
     "nvmlDeviceGetGpuInstanceId": _one("gpu_instance_id"),
     "nvmlDeviceGetComputeInstanceId": _one("compute_instance_id"),
+    "nvmlDeviceGetTotalEnergyConsumption": _one("energy_mj"),
+    "nvmlDeviceGetPcieReplayCounter": _one("pcie_replay_count"),
+    "nvmlDeviceGetRemappedRows": Reads(
+        tuple(
+            ("remapped_rows", key) for key in ("correctable", "uncorrectable", "pending", "failed")
+        )
+    ),
 }
 """C functions that copy readings into integer out-parameters, by symbol."""
 
@@ -493,6 +536,13 @@ class SimulatedLibrary:
         self.hangs: set[str] = set()
         self.binding: Any = None
         """The ``pynvml`` module this library is installed under."""
+        self.pending_xids: list[tuple[int, int]] = []
+        """``(GPU index, XID)`` the driver has raised and no event set has taken yet."""
+        self._event_sets: dict[int, set[int]] = {}
+        """Event-set handle → the GPUs registered on it for XID events."""
+        self._gpm_samples: dict[int, tuple[int, float] | None] = {}
+        """GPM buffer → the GPU and time of the sample taken into it (None: none yet)."""
+        self._started = time.monotonic()
         self._released = threading.Event()
         self._last_stamp = 0
         self._lock = threading.Lock()
@@ -625,6 +675,12 @@ class SimulatedLibrary:
             device["clocks_event_reasons"] = clocks_event_reasons
         for key, value in fields.items():
             device[key] = value
+
+    def raise_xid(self, index: int, xid: int) -> None:
+        """GPU ``index`` reports XID ``xid`` (an ``nvidia-smi``-style Xid in the kernel log):
+        event sets registered for it get the event."""
+        with self._lock:
+            self.pending_xids.append((index, xid))
 
     # -- the symbol table --------------------------------------------------------------------
 
@@ -934,6 +990,118 @@ class SimulatedLibrary:
             samples[at].pid, samples[at].timeStamp, samples[at].smUtil = pid, stamp, sm
             samples[at].memUtil = memory[0] if memory else 0
         wanted.value = len(newer)
+        return SUCCESS
+
+    def _c_nvmlDeviceGetFieldValues(self, handle: Any, count: Any, values: Any) -> int:
+        """Each asked field gets its own return code: NOT_SUPPORTED where unrecorded. NVLink
+        data counters (KiB) grow at the recorded ``nvlink_kib_per_second`` from the library's
+        start, as the driver's do from its load."""
+        record = self._record(handle)
+        fields = _target(values)
+        elapsed = time.monotonic() - self._started
+        rates = record.get("nvlink_kib_per_second") or {}
+        for at in range(_number(count)):
+            entry = fields[at]
+            entry.timestamp = time.time_ns() // 1000
+            entry.valueType = VALUE_TYPE_UNSIGNED_LONG_LONG
+            value: float | None = None
+            if entry.fieldId == FIELD_MEMORY_TEMP:
+                value = record.get("memory_temperature_c")
+            elif entry.fieldId in (FIELD_NVLINK_DATA_TX, FIELD_NVLINK_DATA_RX):
+                rate = rates.get("tx" if entry.fieldId == FIELD_NVLINK_DATA_TX else "rx")
+                value = None if rate is None else rate * elapsed
+            if value is None:
+                entry.nvmlReturn = ERROR_NOT_SUPPORTED
+            else:
+                entry.nvmlReturn = SUCCESS
+                entry.value.ullVal = int(value)
+        return SUCCESS
+
+    def _c_nvmlEventSetCreate(self, out: Any) -> int:
+        address = EVENT_SET_BASE + 0x10 * (len(self._event_sets) + 1)
+        self._event_sets[address] = set()
+        _write_handle(out, address)
+        return SUCCESS
+
+    def _c_nvmlDeviceRegisterEvents(self, handle: Any, types: Any, event_set: Any) -> int:
+        index, device = self._gpu(handle)
+        registered = self._event_sets.get(_address(event_set) or 0)
+        if registered is None:
+            return ERROR_INVALID_ARGUMENT
+        if device.get("xid_events") is False or not _number(types) & XID_EVENT:
+            return ERROR_NOT_SUPPORTED  # e.g. a GeForce board under WSL
+        registered.add(index)
+        return SUCCESS
+
+    def _c_nvmlEventSetWait_v2(self, event_set: Any, data: Any, timeout_ms: Any) -> int:
+        registered = self._event_sets.get(_address(event_set) or 0)
+        if registered is None:
+            return ERROR_INVALID_ARGUMENT
+        with self._lock:
+            mine = next((p for p in self.pending_xids if p[0] in registered), None)
+            if mine is not None:
+                self.pending_xids.remove(mine)
+        if mine is None:
+            time.sleep(min(_number(timeout_ms), 50) / 1000)
+            return ERROR_TIMEOUT
+        out = _target(data)
+        handle = ctypes.c_void_p(HANDLE_BASE + mine[0] * 0x1000)
+        ctypes.memmove(ctypes.addressof(out), ctypes.byref(handle), ctypes.sizeof(handle))
+        out.eventType, out.eventData = XID_EVENT, mine[1]
+        out.gpuInstanceId = out.computeInstanceId = NO_INSTANCE
+        return SUCCESS
+
+    def _c_nvmlEventSetFree(self, event_set: Any) -> int:
+        return (
+            SUCCESS
+            if self._event_sets.pop(_address(event_set) or 0, None) is not None
+            else (ERROR_INVALID_ARGUMENT)
+        )
+
+    def _c_nvmlGpmQueryDeviceSupport(self, handle: Any, support: Any) -> int:
+        _, device = self._gpu(handle)
+        out = _target(support)
+        if out.version != 1:
+            return ERROR_ARGUMENT_VERSION_MISMATCH
+        out.isSupportedDevice = int(int(device.get("architecture") or 0) >= 9)  # Hopper on
+        return SUCCESS
+
+    def _c_nvmlGpmSampleAlloc(self, out: Any) -> int:
+        address = GPM_SAMPLE_BASE + 0x10 * (len(self._gpm_samples) + 1)
+        self._gpm_samples[address] = None
+        _write_handle(out, address)
+        return SUCCESS
+
+    def _c_nvmlGpmSampleFree(self, sample: Any) -> int:
+        found = self._gpm_samples.pop(_address(sample) or 0, "none")
+        return ERROR_INVALID_ARGUMENT if found == "none" else SUCCESS
+
+    def _c_nvmlGpmSampleGet(self, handle: Any, sample: Any) -> int:
+        index, device = self._gpu(handle)
+        address = _address(sample) or 0
+        if address not in self._gpm_samples:
+            return ERROR_INVALID_ARGUMENT
+        if int(device.get("architecture") or 0) < 9:
+            return ERROR_NOT_SUPPORTED
+        self._gpm_samples[address] = (index, time.monotonic())
+        return SUCCESS
+
+    def _c_nvmlGpmMetricsGet(self, request: Any) -> int:
+        """Metrics between two samples of one GPU: the recorded ``gpm`` reading, as percent or
+        MiB/s; a metric it lacks gets NOT_SUPPORTED in its own return code."""
+        asked = _target(request)
+        if asked.version != 1:
+            return ERROR_ARGUMENT_VERSION_MISMATCH
+        first = self._gpm_samples.get(_address(asked.sample1) or 0)
+        second = self._gpm_samples.get(_address(asked.sample2) or 0)
+        if first is None or second is None or first[0] != second[0] or first[1] >= second[1]:
+            return ERROR_INVALID_ARGUMENT
+        recorded = self.devices[first[0]].get("gpm") or {}
+        for at in range(asked.numMetrics):
+            metric = asked.metrics[at]
+            value = recorded.get(GPM_METRICS.get(metric.metricId, ""))
+            metric.nvmlReturn = ERROR_NOT_SUPPORTED if value is None else SUCCESS
+            metric.value = 0.0 if value is None else float(value)
         return SUCCESS
 
     def _processes(self, symbol: str, kind: str, handle: Any, count: Any, infos: Any) -> int:

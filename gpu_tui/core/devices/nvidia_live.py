@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from gpu_tui.core.devices.doctor import NO_PERMISSION, NOT_IN_JOB, field_reason, nvml_error_code
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
+from gpu_tui.core.devices.nvml_gpm import GpmReader
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_util import (
     GpuLostError,
@@ -22,6 +23,7 @@ from gpu_tui.core.devices.nvml_util import (
     read,
     throttle_words,
 )
+from gpu_tui.core.devices.nvml_xid import XidWatch
 from gpu_tui.core.monitor.gpu_reader import unknown_gpu_sample
 from gpu_tui.core.monitor.host_processes import (
     NOT_IN_NAMESPACE,
@@ -29,7 +31,13 @@ from gpu_tui.core.monitor.host_processes import (
     HostProcess,
     HostProcesses,
 )
-from gpu_tui.core.monitor.samples import NOT_READ, GpuProcess, GpuSample, MigSample
+from gpu_tui.core.monitor.samples import (
+    NOT_READ,
+    GpuProcess,
+    GpuSample,
+    MigSample,
+    RemappedRows,
+)
 
 __all__ = ["NOT_IN_NAMESPACE", "OTHER_USER", "NvmlSession", "ProcessLookup"]
 
@@ -80,6 +88,10 @@ class NvmlSession:
         cannot be made or destroyed while a process holds the GPU."""
         self._samples_since: dict[int, int] = {}
         """Per GPU, the newest process sample's driver timestamp (µs): the next ask's start."""
+        self._nvlink_counted: dict[int, tuple[float, int, int]] = {}
+        """Per GPU, the NVLink data counters (KiB) of the previous reading and when (µs)."""
+        self._gpm = GpmReader()
+        self._xids: XidWatch | None = None
         if nvml is None:
             return
         count = read(nvml.nvmlDeviceGetCount)
@@ -92,6 +104,7 @@ class NvmlSession:
                     self._not_in_job.add(index)
                 else:
                     self._lost[index] = field_reason(error)
+        self._xids = XidWatch(nvml, self._handles)
 
     @classmethod
     def open(
@@ -121,8 +134,15 @@ class NvmlSession:
         ``limit`` seconds (default: the NVML call limit) for a driver that does not answer."""
         nvml, self._nvml = self._nvml, None
         if nvml is not None:
+
+            def shut_down() -> None:
+                if self._xids is not None:
+                    self._xids.close()
+                self._gpm.close(nvml)
+                nvml.nvmlShutdown()
+
             with contextlib.suppress(Exception):  # nothing useful to do: we are leaving
-                GATE.run(nvml.nvmlShutdown, limit=limit)
+                GATE.run(shut_down, limit=limit)
 
     def sample(self, index: int) -> GpuSample:
         """This GPU's readings now. A lost GPU gives ``GpuSample(lost=True)``; never raises."""
@@ -165,6 +185,7 @@ class NvmlSession:
         memory = read(lambda: _memory_info(nvml, handle))
         busy, busy_memory = _pair(util, "gpu", "memory", float)
         used, total = _pair(memory, "used", "total", int)
+        nvlink_tx, nvlink_rx = self._nvlink_rates(nvml, handle, index)
         reserved: Maybe[int] = (
             memory
             if isinstance(memory, Unknown)
@@ -219,7 +240,39 @@ class NvmlSession:
             mig_instances=tuple(
                 self._mig_sample(nvml, *instance) for instance in self._mig_of(nvml, handle, index)
             ),
+            memory_temperature_c=read(partial(_memory_temperature, nvml, handle)),
+            energy_millijoules=read(lambda: int(nvml.nvmlDeviceGetTotalEnergyConsumption(handle))),
+            ecc_errors_corrected=read(
+                lambda: int(
+                    nvml.nvmlDeviceGetTotalEccErrors(
+                        handle, nvml.NVML_MEMORY_ERROR_TYPE_CORRECTED, nvml.NVML_VOLATILE_ECC
+                    )
+                )
+            ),
+            pcie_replay_count=read(lambda: int(nvml.nvmlDeviceGetPcieReplayCounter(handle))),
+            remapped_rows=read(partial(_remapped_rows, nvml, handle)),
+            last_xid=self._xids.last(index) if self._xids is not None else NOT_READ,
+            nvlink_tx_bytes_per_second=nvlink_tx,
+            nvlink_rx_bytes_per_second=nvlink_rx,
+            activity=self._gpm.activity(nvml, handle, index),
         )
+
+    def _nvlink_rates(
+        self, nvml: ModuleType, handle: object, index: int
+    ) -> tuple[Maybe[float], Maybe[float]]:
+        """NVLink data sent and received over every link since the previous reading, in
+        bytes/s, from the driver's KiB counters (the first reading has no previous one)."""
+        counters = read(lambda: _nvlink_counters(nvml, handle))
+        if isinstance(counters, Unknown):
+            return counters, counters
+        stamp, tx, rx = counters
+        before = self._nvlink_counted.get(index)
+        self._nvlink_counted[index] = counters
+        if before is None or stamp <= before[0]:
+            first = Unknown("NVLink traffic shows from the second reading")
+            return first, first
+        seconds = (stamp - before[0]) / 1e6
+        return max(0, tx - before[1]) * 1024 / seconds, max(0, rx - before[2]) * 1024 / seconds
 
     def _mig_of(
         self, nvml: ModuleType, handle: object, index: int
@@ -362,6 +415,31 @@ def _memory_info(nvml: ModuleType, handle: object) -> Any:
             if not missing_function(error) and nvml_error_code(error) != ARGUMENT_VERSION_MISMATCH:
                 raise
     return nvml.nvmlDeviceGetMemoryInfo(handle)
+
+
+def _memory_temperature(nvml: ModuleType, handle: object) -> float:
+    """HBM temperature: a field value (no call of its own), NOT_SUPPORTED on GDDR boards."""
+    (value,) = nvml.nvmlDeviceGetFieldValues(handle, [nvml.NVML_FI_DEV_MEMORY_TEMP])
+    if value.nvmlReturn:
+        raise nvml.NVMLError(value.nvmlReturn)
+    return float(value.value.ullVal)
+
+
+def _nvlink_counters(nvml: ModuleType, handle: object) -> tuple[float, int, int]:
+    """(driver timestamp µs, KiB sent, KiB received) over every NVLink of the GPU."""
+    tx, rx = nvml.nvmlDeviceGetFieldValues(
+        handle,
+        [nvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, nvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX],
+    )
+    for value in (tx, rx):
+        if value.nvmlReturn:
+            raise nvml.NVMLError(value.nvmlReturn)
+    return float(tx.timestamp), int(tx.value.ullVal), int(rx.value.ullVal)
+
+
+def _remapped_rows(nvml: ModuleType, handle: object) -> RemappedRows:
+    correctable, uncorrectable, pending, failed = nvml.nvmlDeviceGetRemappedRows(handle)
+    return RemappedRows(int(correctable), int(uncorrectable), bool(pending), bool(failed))
 
 
 def _pair(

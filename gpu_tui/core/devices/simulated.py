@@ -8,7 +8,7 @@ from gpu_tui.core.devices.catalog import match_datasheet
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator, NvLink
 from gpu_tui.core.devices.peaks import gpu_peaks
-from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
+from gpu_tui.core.monitor.samples import Activity, GpuProcess, GpuSample, RemappedRows
 
 # Modelled on a real H100 SXM (recorded in tests/fakes/nvml_readings/hgx_h100_8gpu.json):
 # 132 SMs × 128 cores, 1980 MHz SM, 2619 MHz HBM3 on 5120 bits, 700 W.
@@ -21,6 +21,8 @@ POWER_LIMIT_W = 700.0
 IDLE_W = 90.0
 MEMORY_TOTAL = 81559 * 1024 * 1024
 SLOWDOWN_C = 87.0
+AVERAGE_W = 640.0
+"""The demo load's mean draw over a training cycle (capped steps and pauses): its energy."""
 
 # The synthetic workload (seconds): training steps with a periodic evaluation/checkpoint pause.
 STEP_S = 2.0
@@ -155,4 +157,27 @@ def simulated_sample(index: int, t: float) -> GpuSample:
             ),
         ),
         simulated=True,
+        memory_temperature_c=round(temperature(t) + 6.0, 1),
+        energy_millijoules=int(1000 * AVERAGE_W * max(t, 0.0)),
+        ecc_errors_corrected=0,
+        pcie_replay_count=0,
+        remapped_rows=RemappedRows(0, 0, pending=False, failed=False),
+        last_xid=0,
+        nvlink_rx_bytes_per_second=118e9 * util / 100 if not loading else 2e9,
+        nvlink_tx_bytes_per_second=117e9 * util / 100 if not loading else 2e9,
+        activity=simulated_activity(util),
+    )
+
+
+def simulated_activity(util: float) -> Activity:
+    """GPM's view of the demo's training step: busy SMs, tensor cores under half the time."""
+    return Activity(
+        graphics_engine_percent=round(util, 1),
+        sm_active_percent=round(util * 0.87, 1),
+        sm_occupancy_percent=round(util * 0.33, 1),
+        tensor_percent=round(util * 0.42, 1),
+        dram_percent=round(util * 0.55, 1),
+        fp64_percent=0.0,
+        fp32_percent=round(util * 0.09, 1),
+        fp16_percent=round(util * 0.03, 1),
     )

@@ -74,6 +74,40 @@ class MigSample:
 
 
 @dataclass(frozen=True)
+class RemappedRows:
+    """HBM rows the GPU replaced with spares (A100 and newer): counts since manufacture, a remap
+    that waits for the next GPU reset, and whether a remap failed (the GPU needs service)."""
+
+    correctable: int
+    uncorrectable: int
+    pending: bool
+    failed: bool
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What GPU-Util hides, over the last tick (NVML's GPM, Hopper and newer), each 0 to 100 %.
+
+    GPU-Util says a kernel ran at some point of the sample period; these say how much of the
+    chip it kept busy: a GPU "100 % busy" may have its tensor cores 12 % active."""
+
+    graphics_engine_percent: Maybe[float]
+    """Time any compute or graphics work was active (DCGM's GR_ENGINE_ACTIVE)."""
+    sm_active_percent: Maybe[float]
+    """The share of SMs busy."""
+    sm_occupancy_percent: Maybe[float]
+    """Resident warps over the most the SMs can hold."""
+    tensor_percent: Maybe[float]
+    """Time the tensor cores were busy (any precision)."""
+    dram_percent: Maybe[float]
+    """Memory bandwidth used over the GPU's most."""
+    fp64_percent: Maybe[float]
+    fp32_percent: Maybe[float]
+    fp16_percent: Maybe[float]
+    """Non-tensor pipes' busy time."""
+
+
+@dataclass(frozen=True)
 class GpuSample:
     """One GPU's live readings. ``lost`` means the GPU stopped answering (shown as lost)."""
 
@@ -111,6 +145,21 @@ class GpuSample:
     simulated: bool = False
     mig_instances: tuple[MigSample, ...] = ()
     """Each MIG instance's memory and processes (none when MIG is off)."""
+    memory_temperature_c: Maybe[float] = NOT_READ
+    """HBM temperature (data-centre GPUs; GDDR boards report none)."""
+    energy_millijoules: Maybe[int] = NOT_READ
+    """Energy used since the driver loaded (Volta and newer)."""
+    ecc_errors_corrected: Maybe[int] = NOT_READ
+    """Single-bit errors ECC corrected since the driver loaded."""
+    pcie_replay_count: Maybe[int] = NOT_READ
+    """PCIe packets the link had to send again since the driver loaded: a bad riser or slot."""
+    remapped_rows: Maybe[RemappedRows] = NOT_READ
+    last_xid: Maybe[int] = NOT_READ
+    """The last XID (driver error code) seen since gpu-tui started watching; 0 for none."""
+    nvlink_rx_bytes_per_second: Maybe[float] = NOT_READ
+    nvlink_tx_bytes_per_second: Maybe[float] = NOT_READ
+    """NVLink data over every link, since the previous reading."""
+    activity: Maybe[Activity] = NOT_READ
 
 
 @dataclass(frozen=True)
