@@ -3,7 +3,7 @@
 
 A synthetic exporter (one HTTP server on loopback, a child process) serves every node's page
 under dcgm-exporter's metric names, rendered by gpu-tui's own exporter (``exposition`` and
-``exporter.SampleCollector``): the node is in the path (``/metrics/gpu-node-0042``), and each
+``exporter.render``): the node is in the path (``/metrics/gpu-node-0042``), and each
 target gets its own ``instance`` label, so a thousand nodes cost one port. The system's
 Prometheus (``prometheus`` on PATH or /usr/bin/prometheus) scrapes them on a loopback port with a
 temporary config and data directory, every INTERVAL seconds. Once every node is scraped twice, a
@@ -91,9 +91,6 @@ class Pages:
     many node names."""
 
     def __init__(self, interval: float) -> None:
-        from prometheus_client.registry import CollectorRegistry
-
-        from gpu_tui.core.fleet.exporter import SampleCollector
         from gpu_tui.core.fleet.exposition import GpuIdentity
 
         self.interval = interval
@@ -108,16 +105,12 @@ class Pages:
             )
             for i in range(GPUS_PER_NODE)
         )
-        self._sample: Any = None
-        self.registry = CollectorRegistry(auto_describe=False)
-        self.registry.register(SampleCollector(lambda: self._sample, gpus, HOST))
+        self._gpus = gpus
         self._lock = threading.Lock()
         self._bucket = -1
         self._pages: dict[int, bytes] = {}
 
     def _render(self, variant: int, t: float) -> bytes:
-        from prometheus_client import generate_latest
-
         from gpu_tui.core.devices.fields import Unknown
         from gpu_tui.core.devices.simulated import simulated_sample
         from gpu_tui.core.monitor.samples import CpuSample, MemorySample, Sample
@@ -125,8 +118,11 @@ class Pages:
         phase = t + variant * 37.0
         cpu = CpuSample(0.0, (0.0,), Unknown("-"), Unknown("-"), Unknown("-"))
         gpus = tuple(simulated_sample(i, phase + i * 5.0) for i in range(GPUS_PER_NODE))
-        self._sample = Sample(t, cpu, MemorySample(1, 1, 1, 0, 0), gpus)
-        return generate_latest(self.registry)
+        from gpu_tui.core.fleet.exporter import render
+        from gpu_tui.core.fleet.exposition import families
+
+        sample = Sample(t, cpu, MemorySample(1, 1, 1, 0, 0), gpus)
+        return render(families(sample, self._gpus, HOST))
 
     def page(self, index: int) -> bytes:
         with self._lock:

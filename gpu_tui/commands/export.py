@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: the sampler and prometheus_client load only for this command.
     from gpu_tui.core.devices import discover
     from gpu_tui.core.devices.live_sources import open_gpu_sources
-    from gpu_tui.core.fleet.exporter import MetricsServer, SampleCollector
+    from gpu_tui.core.fleet.exporter import ExporterHealth, MetricsPage, MetricsServer
     from gpu_tui.core.fleet.exposition import identities
     from gpu_tui.core.monitor.sampler import Sampler
 
@@ -85,14 +85,15 @@ def run(args: argparse.Namespace) -> int:
     sampler = Sampler(
         gpu_sources=sources.real, inline_sources=sources.inline, interval=args.interval
     )
+    health = ExporterHealth()
+    sampler.on_tick = health.record
     sampler.on_error = lambda error: print(
         f"gpu-tui export: {type(error).__name__}: {error}", file=sys.stderr
     )
     sampler.tick()  # the first scrape already finds a reading
     try:
-        server = MetricsServer(
-            SampleCollector(lambda: sampler.latest, gpus, hostname), address.host, address.port
-        )
+        page = MetricsPage(lambda: sampler.latest, gpus, hostname, health)
+        server = MetricsServer(page.render, address.host, address.port)
     except OSError as error:
         sampler.stop()
         sources.close(reads_hung=False, limit=CLOSE_LIMIT_SECONDS)

@@ -39,8 +39,8 @@ def test_demo_gpu_is_exported_in_dcgm_units_with_its_labels() -> None:
     assert labels["modelName"].endswith("(SIMULATED #0)")
     assert labels["device"] == "simulated0"
     assert used_mib + out["DCGM_FI_DEV_FB_FREE"][1] == MEMORY_TOTAL // 1024**2
-    assert out["gpu_tui_power_limit_watts"][1] == 700.0
-    assert out["gpu_tui_temperature_slowdown_celsius"][1] == 87.0
+    assert out["DCGM_FI_DEV_ENFORCED_POWER_LIMIT"][1] == 700.0
+    assert out["DCGM_FI_DEV_SLOWDOWN_TEMP"][1] == 87.0
     assert out["gpu_tui_simulated"][1] == 1.0
     assert out["DCGM_FI_DEV_CLOCKS_EVENT_REASONS"][1] == 0x4  # the demo load hits the power cap
 

@@ -1,51 +1,170 @@
-"""The ``/metrics`` endpoint of ``gpu-tui export``: a prometheus_client collector that turns the
-sampler's newest reading into metric families at each scrape, and the HTTP server around it."""
+"""The ``/metrics`` endpoint of ``gpu-tui export``: the sampler's newest reading written in
+Prometheus' text format at each scrape, and the HTTP server around it.
+
+The page is written here, as dcgm-exporter writes its own, rather than by prometheus_client's
+registry: dcgm-exporter's counters keep DCGM's names, without the ``_total`` prometheus_client
+adds to every counter, and dashboards built for dcgm-exporter ask for them by those names. A
+scrape never touches the driver; it formats what the sampler read last.
+"""
 
 from __future__ import annotations
 
+import gzip
+import socket
 import threading
-from collections.abc import Callable, Iterator
-from wsgiref.simple_server import WSGIServer
+import time
+from collections.abc import Callable, Iterable, Iterator
+from socketserver import ThreadingMixIn
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from prometheus_client import start_http_server
-from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.registry import Collector, CollectorRegistry
+from prometheus_client import utils
 
-from gpu_tui.core.fleet.exposition import GpuIdentity, families
+from gpu_tui import __version__
+from gpu_tui.core.fleet import dcgm_names
+from gpu_tui.core.fleet.exposition import Family, GpuIdentity, families
 from gpu_tui.core.monitor.samples import Sample
 
+TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8"
+"""Prometheus' text exposition format, the one dcgm-exporter serves."""
+_go_float: Callable[[float], str] = utils.floatToGoString
+"""A value as Prometheus' own clients write one (``+Inf``, ``1.5e+09``)."""
 
-class SampleCollector(Collector):
-    """Serves whatever the shared sampler read last: a scrape never touches the driver."""
+
+def _label_value(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def render(page: Iterable[Family]) -> bytes:
+    """The families in the text format; a family with no samples is left out, as dcgm-exporter
+    leaves out a field it cannot read."""
+    lines: list[str] = []
+    for family in page:
+        if not family.samples:
+            continue
+        help_text = family.help.replace("\\", "\\\\").replace("\n", "\\n")
+        lines += [f"# HELP {family.name} {help_text}", f"# TYPE {family.name} {family.type}"]
+        for labels, value in family.samples:
+            inside = ",".join(f'{key}="{_label_value(text)}"' for key, text in labels.items())
+            braces = f"{{{inside}}}" if inside else ""
+            lines.append(f"{family.name}{braces} {_go_float(value)}")
+    return ("\n".join(lines) + "\n").encode() if lines else b""
+
+
+class ExporterHealth:
+    """What the exporter says of itself: its version, when its newest reading was taken, how
+    long the GPUs took to answer it, and how many GPU readings failed (a GPU lost, or a driver
+    call past its time limit) since it started. The sampler reports each reading here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.read_errors = 0
+        self.last_reading: Sample | None = None
+        self.last_read_seconds: float | None = None
+
+    def record(self, sample: Sample) -> None:
+        seconds = max(0.0, time.time() - sample.timestamp)
+        failed = sum(1 for gpu in sample.gpus if gpu.lost or gpu.stale)
+        with self._lock:
+            self.read_errors += failed
+            self.last_reading, self.last_read_seconds = sample, seconds
+
+    def families(self) -> list[Family]:
+        with self._lock:
+            reading, seconds, errors = self.last_reading, self.last_read_seconds, self.read_errors
+        out = [
+            Family(
+                dcgm_names.BUILD_INFO,
+                "1, labelled with the version of gpu-tui serving this page.",
+                samples=[({"version": __version__}, 1.0)],
+            ),
+            Family(
+                dcgm_names.READ_ERRORS,
+                "GPU readings that failed (GPU lost, or a driver call past its time limit) "
+                "since the exporter started.",
+                "counter",
+                [({}, float(errors))],
+            ),
+        ]
+        if reading is not None and seconds is not None:
+            out += [
+                Family(
+                    dcgm_names.LAST_READING,
+                    "When the newest reading served was taken (seconds since the epoch).",
+                    samples=[({}, reading.timestamp)],
+                ),
+                Family(
+                    dcgm_names.LAST_READ_DURATION,
+                    "How long the GPUs took to answer the newest reading (in seconds).",
+                    samples=[({}, seconds)],
+                ),
+            ]
+        return out
+
+
+class MetricsPage:
+    """The page a scrape gets: every GPU family of the newest reading, then the exporter's own."""
 
     def __init__(
-        self, latest: Callable[[], Sample | None], gpus: tuple[GpuIdentity, ...], hostname: str
+        self,
+        latest: Callable[[], Sample | None],
+        gpus: tuple[GpuIdentity, ...],
+        hostname: str,
+        health: ExporterHealth,
     ) -> None:
         self._latest = latest
         self._gpus = gpus
         self._hostname = hostname
+        self._health = health
 
-    def collect(self) -> Iterator[Metric]:
-        for family in families(self._latest(), self._gpus, self._hostname):
-            if not family.samples:
-                continue
-            names = sorted({key for labels, _ in family.samples for key in labels})
-            gauge = GaugeMetricFamily(family.name, family.help, labels=names)
-            for labels, value in family.samples:
-                gauge.add_metric([labels.get(name, "") for name in names], value)
-            yield gauge
+    def families(self) -> list[Family]:
+        return [*families(self._latest(), self._gpus, self._hostname), *self._health.families()]
+
+    def render(self) -> bytes:
+        return render(self.families())
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """A scrape every few seconds is not news: no line per request on stderr."""
+
+
+def _server_class(host: str) -> type[_ThreadingServer]:
+    """The server class for ``host``'s address family (an IPv6 address needs AF_INET6)."""
+    family = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)[0][0]
+
+    class Server(_ThreadingServer):
+        address_family = family
+
+    return Server
 
 
 class MetricsServer:
-    """prometheus_client's HTTP server on one address, with a registry of our collector only
-    (no process or platform metrics: the exporter says nothing about the machine but its GPUs)."""
+    """An HTTP server on one address that answers every path with the page (``/metrics`` is
+    the one Prometheus asks), gzipped when the scraper accepts it, as Prometheus does."""
 
-    def __init__(self, collector: Collector, host: str, port: int) -> None:
-        registry = CollectorRegistry(auto_describe=False)
-        registry.register(collector)
-        server, thread = start_http_server(port, addr=host, registry=registry)
-        self._server: WSGIServer = server
-        self._thread: threading.Thread = thread
+    def __init__(self, page: Callable[[], bytes], host: str, port: int) -> None:
+        def app(environ: dict[str, Any], start: Callable[..., Any]) -> Iterator[bytes]:
+            body = page()
+            headers = [("Content-Type", TEXT_FORMAT)]
+            if "gzip" in environ.get("HTTP_ACCEPT_ENCODING", ""):
+                body = gzip.compress(body, compresslevel=1)
+                headers.append(("Content-Encoding", "gzip"))
+            headers.append(("Content-Length", str(len(body))))
+            start("200 OK", headers)
+            return iter([body])
+
+        self._server = make_server(
+            host, port, app, server_class=_server_class(host), handler_class=_QuietHandler
+        )
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="gpu-tui-metrics", daemon=True
+        )
+        self._thread.start()
 
     @property
     def port(self) -> int:

@@ -140,7 +140,7 @@ def field_queries(
         "temperature_c": reading(selector, dcgm_names.GPU_TEMP),
         "temperature_slowdown_c": one(dcgm_names.SLOWDOWN_TEMP),
         "power_watts": reading(selector, dcgm_names.POWER_USAGE),
-        "power_limit_watts": one(dcgm_names.POWER_LIMIT, dcgm_names.POWER_MGMT_LIMIT),
+        "power_limit_watts": one(dcgm_names.ENFORCED_POWER_LIMIT, dcgm_names.POWER_MGMT_LIMIT),
         "sm_clock_mhz": reading(selector, dcgm_names.SM_CLOCK),
         "clock_event_reasons": f"({reasons}) > 1" if flagged_only else reasons,
         "xid_last": f"({xid}) != 0" if flagged_only else xid,
