@@ -37,6 +37,21 @@ MISSING_PID = 2**31 - 1  # above any pid_max: a host PID not visible here, on ev
 pytestmark = pytest.mark.usefixtures("plain_environment")
 
 
+def gpm(busy: int) -> dict[str, float]:
+    """What GPM reads inside a training step that keeps the GPU ``busy`` % of the time: the
+    SMs mostly busy, the tensor cores well under half of it."""
+    return {
+        "graphics_util": busy,
+        "sm_util": busy * 0.85,
+        "sm_occupancy": busy * 0.3,
+        "any_tensor_util": busy * 0.4,
+        "dram_bw_util": busy * 0.5,
+        "fp64_util": 0.0,
+        "fp32_util": busy * 0.1,
+        "fp16_util": busy * 0.03,
+    }
+
+
 def vary(library: SimulatedLibrary, n: int) -> None:
     """Tick ``n``'s GPU readings: load that moves, with power, clocks and heat following it."""
     for index, device in enumerate(library.devices):
@@ -47,6 +62,7 @@ def vary(library: SimulatedLibrary, n: int) -> None:
             power_watts=80 + 6 * busy,
             sm_clock_mhz=345 + 16 * busy,
             temperature_c=30 + busy // 3,
+            gpm=gpm(busy),
         )
 
 
@@ -58,7 +74,7 @@ def train(library: SimulatedLibrary, n: int) -> None:
     for index, device in enumerate(library.devices):
         device["utilization_percent"] = {"gpu": busy, "memory": busy * 2 // 5}
         watts = 700 if n == 1500 else 90 + 5 * busy
-        library.set_reading(index, power_watts=watts, sm_clock_mhz=345 + 16 * busy)
+        library.set_reading(index, power_watts=watts, sm_clock_mhz=345 + 16 * busy, gpm=gpm(busy))
 
 
 def ticked(

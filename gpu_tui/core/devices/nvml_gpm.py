@@ -27,9 +27,9 @@ METRICS = {
     "fp16_percent": 13,
 }
 """Each ``Activity`` field's ``NVML_GPM_METRIC_*`` id."""
-NOT_SUPPORTED = "GPM needs a Hopper or newer data-centre GPU (H100, H200, GH200, B200)"
-NO_GPM = "this driver has no GPM (R520 or newer has it)"
-FIRST = "GPM shows from the second reading (it compares two samples)"
+NOT_SUPPORTED = "needs a Hopper or newer GPU (H100, H200, GH200, B200)"
+NO_GPM = "needs NVIDIA driver R520 or newer"
+FIRST = "shown from the second reading (two samples are compared)"
 
 
 class _Buffers:

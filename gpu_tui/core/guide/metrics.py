@@ -110,7 +110,8 @@ KEY_METRICS: tuple[Metric, ...] = (
         "'GPU-Util' (nvidia-smi)",
         "Fraction of time any kernel is running.",
         "A quick liveness check, nothing more.",
-        "100 % can mean one SM busy out of 132: it is not efficiency.",
+        "100 % can mean one SM busy out of 132: it is not efficiency. On Hopper and newer the "
+        "Monitor's CHIP row shows what the SMs and tensor cores really did beside it.",
         (f"{_GLOSSARY}streaming-multiprocessor-utilization",),
     ),
     Metric(

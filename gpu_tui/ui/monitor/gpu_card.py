@@ -23,12 +23,15 @@ from gpu_tui.ui.monitor.draw import (
     rate,
 )
 from gpu_tui.ui.monitor.gpu_text import (
+    activity_text,
     graphed,
     history_graphs,
     links_text,
+    nvlink_text,
     readings,
     short_name,
     state_words,
+    tensor_text,
     throttle_text,
 )
 from gpu_tui.ui.monitor.history_cells import HistoryCells
@@ -38,7 +41,7 @@ MODES = ("line", "compact", "full")
 """``line``: one row (many GPUs on a small screen); ``compact``: three rows; ``full``: a card."""
 LABEL = 6
 """Row labels (``SMCLK`` and a space) so the bars line up."""
-FULL_ROWS = 9
+FULL_ROWS = 10
 """Rows of the full card below its graphs (one more with MIG instances)."""
 WARN_NEAR_LIMIT = frozenset({"memory_used_bytes", "temperature_c", "power_watts"})
 
@@ -234,6 +237,9 @@ class GpuCard(RowsWidget):
             self._bar(gpu.utilization_percent, 100.0, 6)
         )
         line.append(ends["util"])
+        tensor = tensor_text(gpu)
+        if tensor:
+            line.append(" " + tensor, style=self._s("label"))
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
         line.append("  VRAM ", style=self._s("label")).append_text(
             self._bar(gpu.memory_used_bytes, used_high, 5)
@@ -253,6 +259,9 @@ class GpuCard(RowsWidget):
         label = self._s("label")
         util = Text("GPU ", style=label).append_text(self._bar(gpu.utilization_percent, 100.0, 8))
         util.append(format_reading(gpu.utilization_percent, "4.0f", "%") + " ")
+        tensor = tensor_text(gpu)
+        if tensor:
+            util.append(tensor + " ", style=label)
         rest = Text("  VRAM ", style=label)
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
         rest.append_text(self._bar(gpu.memory_used_bytes, used_high, 8))
@@ -285,6 +294,9 @@ class GpuCard(RowsWidget):
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         )
+        nvlink = nvlink_text(gpu)
+        if nvlink:
+            clocks.append("  NVLink ", style=label).append(nvlink.removeprefix("NVLink "))
         clocks.append("  ENC/DEC ", style=label).append(
             f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%"
         )
@@ -309,11 +321,15 @@ class GpuCard(RowsWidget):
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
         mig = self._mig_text(gpu)
+        activity = activity_text(gpu)
         spare = height - FULL_ROWS - bool(mig)
         history = self.history if self.has_class("-fill") else None  # graphs fill spare rows
         drawn = graphed(spare) if history is not None else ()
         rows = [
             self._row("GPU", "utilization_percent", None, ends["util"], width, drawn),
+            Text("CHIP".ljust(LABEL), style=self._s("label")).append(
+                activity, style=self._s("dim") if isinstance(gpu.activity, Unknown) else ""
+            ),
             self._row("MCTL", "memory_utilization_percent", None, ends["mem"] + " busy", width),
             self._row("VRAM", "memory_used_bytes", "memory_total_bytes", ends["vram"], width),
             self._row("TEMP", "temperature_c", "temperature_slowdown_c", ends["temp"], width),

@@ -52,14 +52,51 @@ def reserved_text(reserved: Maybe[int]) -> str:
     return f", {gib(reserved)} driver-reserved"
 
 
+def nvlink_text(gpu: GpuSample) -> str:
+    """NVLink traffic (empty for a GPU without NVLink, or before its second reading)."""
+    rx, tx = gpu.nvlink_rx_bytes_per_second, gpu.nvlink_tx_bytes_per_second
+    if isinstance(rx, Unknown) or isinstance(tx, Unknown):
+        return ""
+    return f"NVLink ↓{rate(rx)}↑{rate(tx)} GB/s"
+
+
 def links_text(gpu: GpuSample) -> str:
-    """PCIe traffic, video engines and fan, on one line."""
+    """PCIe and NVLink traffic, video engines and fan, on one line."""
+    nvlink = nvlink_text(gpu)
     return (
         f"PCIe ↓{rate(gpu.pcie_rx_bytes_per_second)} ↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
-        f" · ENC {format_reading(gpu.encoder_percent, '.0f', '%')}"
+        + (f" · {nvlink}" if nvlink else "")
+        + f" · ENC {format_reading(gpu.encoder_percent, '.0f', '%')}"
         f" DEC {format_reading(gpu.decoder_percent, '.0f', '%')}"
         f" · fan {format_reading(gpu.fan_percent, '.0f', '%')}"
     )
+
+
+def tensor_text(gpu: GpuSample) -> str:
+    """Beside GPU-Util: how busy the tensor cores really were (empty without GPM)."""
+    activity = gpu.activity
+    if isinstance(activity, Unknown) or isinstance(activity.tensor_percent, Unknown):
+        return ""
+    return f"tensor {activity.tensor_percent:.0f}%"
+
+
+def activity_text(gpu: GpuSample) -> str:
+    """What the chip did since the last reading (GPM), or why it cannot be shown."""
+    activity = gpu.activity
+    if isinstance(activity, Unknown):
+        return f"what GPU-Util hides: {activity.reason}"
+    parts = (  # most telling first: a narrow card cuts the end
+        ("tensor cores", activity.tensor_percent),
+        ("SMs", activity.sm_active_percent),
+        ("occupancy", activity.sm_occupancy_percent),
+        ("memory BW", activity.dram_percent),
+        ("FP32", activity.fp32_percent),
+        ("FP16", activity.fp16_percent),
+        ("FP64", activity.fp64_percent),
+    )
+    if all(isinstance(value, Unknown) for _, value in parts):
+        return f"what GPU-Util hides: {activity.tensor_percent.reason}"  # type: ignore[union-attr]
+    return " · ".join(f"{name} {format_reading(value, '.0f', '%')}" for name, value in parts)
 
 
 def state_words(gpu: GpuSample) -> str:
