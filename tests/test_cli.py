@@ -25,7 +25,7 @@ def test_info_json_on_this_machine_without_a_gpu() -> None:
     result = gpu_tui("info", "--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     assert document["cpu"]["logical_cores"] == os.cpu_count()
     assert document["accelerators"] == []
     nvml = document["backends"]["nvml"]

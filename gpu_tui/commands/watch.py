@@ -22,7 +22,7 @@ from gpu_tui.core.units import format_reading
 NAME = "watch"
 HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _GIB = 1024**3
 CLOSE_LIMIT_SECONDS = 1.0
 """On the way out, NVML shutdown gets this long: the process exit frees NVML in any case."""

@@ -146,13 +146,13 @@ def test_unknown_skus_get_no_datasheet(nvml_name: str) -> None:
 def test_datasheet_carries_dense_figures_in_gbps() -> None:
     sheet = match_datasheet("NVIDIA H200")
     assert sheet is not None
-    assert sheet.memory_bandwidth_gbps == 4800.0
+    assert sheet.memory_bandwidth_gb_per_second == 4800.0
     assert sheet.bf16_tflops == 989.5  # NVIDIA prints 1,979 with sparsity
     assert sheet.fp8_tflops == 1979
     assert "https://www.nvidia.com/en-us/data-center/h200/" in sheet.source
     a100 = match_datasheet("NVIDIA A100-SXM4-40GB")
     assert a100 is not None
-    assert a100.memory_bandwidth_gbps == 1555.0
+    assert a100.memory_bandwidth_gb_per_second == 1555.0
 
 
 def test_entries_are_frozen() -> None:

@@ -35,12 +35,12 @@ def test_h200_inventory_reproduces_the_peaks(simulated_nvml: SimulatedNvml) -> N
     assert gpu.sm_count == 132
     assert gpu.max_memory_clock_mhz == 3201
     assert gpu.memory_bus_width_bits == 6144
-    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+    assert gpu.peaks.memory_bandwidth_gb_per_second == pytest.approx(4916.7, rel=1e-4)
     assert gpu.peaks.bf16_tflops == pytest.approx(989.4, rel=1e-3)
     assert gpu.peaks.fp32_tflops == pytest.approx(66.9, rel=1e-3)
     assert gpu.datasheet is not None
-    assert gpu.datasheet.memory_bandwidth_gbps == 4800.0
-    assert gpu.power_limit_enforced_watts == 700.0
+    assert gpu.datasheet.memory_bandwidth_gb_per_second == 4800.0
+    assert gpu.power_limit_watts == 700.0
     assert gpu.pci_bus_id == "00000000:03:00.0"
     assert gpu.ecc_enabled is True
     assert gpu.mig_enabled is False
@@ -55,7 +55,7 @@ def test_eight_gpu_node_lists_every_gpu_in_order(simulated_nvml: SimulatedNvml) 
     assert status.available
     assert [g.index for g in gpus] == list(range(8))
     assert gpus[7].uuid == "GPU-33135771-a848-ece1-b61e-489e221d663c"
-    assert all(g.peaks.memory_bandwidth_gbps == pytest.approx(3352.32) for g in gpus)
+    assert all(g.peaks.memory_bandwidth_gb_per_second == pytest.approx(3352.32) for g in gpus)
     assert {g.datasheet.product for g in gpus if g.datasheet} == {"NVIDIA H100 SXM"}
 
 
@@ -79,7 +79,7 @@ def test_geforce_card(simulated_nvml: SimulatedNvml) -> None:
     assert gpu.mig_enabled == NOT_SUPPORTED
     assert gpu.ecc_enabled is False
     assert gpu.peaks.bf16_tflops == pytest.approx(165.2, rel=1e-3)  # boost, not NVML's 3105
-    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(1008.1, rel=1e-3)
+    assert gpu.peaks.memory_bandwidth_gb_per_second == pytest.approx(1008.1, rel=1e-3)
 
 
 def test_nvlink_links_are_counted(simulated_nvml: SimulatedNvml) -> None:
@@ -151,7 +151,7 @@ def test_not_supported_on_single_fields(simulated_nvml: SimulatedNvml) -> None:
     assert gpu.cuda_cores == NOT_SUPPORTED
     assert gpu.sm_count == Unknown("CUDA core count unknown: not supported on this GPU or driver")
     assert isinstance(gpu.peaks.bf16_tflops, Unknown)
-    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+    assert gpu.peaks.memory_bandwidth_gb_per_second == pytest.approx(4916.7, rel=1e-4)
     assert gpu.name == "NVIDIA H200"
 
 
@@ -235,8 +235,8 @@ def test_sample_readings_and_units(simulated_nvml: SimulatedNvml) -> None:
     assert s.power_watts == pytest.approx(699.12)
     assert s.power_limit_watts == 700.0
     assert s.sm_clock_mhz == 1755.0
-    assert s.sm_clock_max_mhz == 1980.0
-    assert s.memory_clock_max_mhz == 3201.0
+    assert s.max_sm_clock_mhz == 1980.0
+    assert s.max_memory_clock_mhz == 3201.0
     assert s.pcie_tx_bytes_per_second == 657 * 1024
     assert s.pcie_rx_bytes_per_second == 619 * 1024
     assert s.fan_percent == NOT_SUPPORTED

@@ -43,7 +43,7 @@ def test_h100_sxm_tensor_peak_uses_the_datasheet_tensor_clock() -> None:
     assert peaks.tf32_tflops == pytest.approx(494.7, rel=TIGHT)
     assert peaks.fp8_tflops == pytest.approx(1978.9, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(66.9, rel=TIGHT)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(3352, rel=TIGHT)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(3352, rel=TIGHT)
     assert peaks.basis["bf16_tflops"].startswith(
         "132 SMs × 1.83 GHz (NVIDIA's rated tensor clock for H100 SXM5 80GB; NVML max 1.98 GHz)"
         " × 4096 FLOP/clk/SM"
@@ -58,7 +58,7 @@ def test_h100_sxm_tensor_peak_uses_the_datasheet_tensor_clock() -> None:
         bf16.source_url
         == "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"
     )
-    assert peaks.basis["memory_bandwidth_gbps"] == (
+    assert peaks.basis["memory_bandwidth_gb_per_second"] == (
         "2619 MHz × 5120 bit × 2 (double data rate) ÷ 8 bit/B = 3,352 GB/s"
     )
 
@@ -66,7 +66,7 @@ def test_h100_sxm_tensor_peak_uses_the_datasheet_tensor_clock() -> None:
 def test_h200_same_compute_as_h100_and_bandwidth_above_datasheet() -> None:
     peaks = peaks_for("NVIDIA H200", "9.0", 132, 1980, 3201, 6144)
     assert peaks.bf16_tflops == pytest.approx(989.4, rel=TIGHT)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(4916.7, rel=1e-4)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(4916.7, rel=1e-4)
 
 
 def test_h100_pcie_tensor_peak_uses_the_clock_nvidias_figure_is_computed_at() -> None:
@@ -185,13 +185,13 @@ def test_a100() -> None:
     assert peaks.bf16_tflops == pytest.approx(311.9, rel=TIGHT)
     assert peaks.tf32_tflops == pytest.approx(155.9, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(19.5, rel=TIGHT)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(1555.2, rel=TIGHT)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(1555.2, rel=TIGHT)
     assert peaks.fp8_tflops == Unknown("Ampere has no FP8")
 
 
 def test_a100_80gb_bandwidth() -> None:
     peaks = peaks_for("NVIDIA A100-SXM4-80GB", "8.0", 108, 1410, 1593, 5120)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(2039, rel=TIGHT)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(2039, rel=TIGHT)
 
 
 def test_ada_professional_runs_fp32_accumulate_at_full_rate() -> None:
@@ -207,7 +207,7 @@ def test_geforce_ada_runs_fp32_accumulate_at_half_rate() -> None:
     assert peaks.bf16_tflops == pytest.approx(165.2, rel=TIGHT)
     assert peaks.fp8_tflops == pytest.approx(330.3, rel=TIGHT)
     assert peaks.fp32_tflops == pytest.approx(82.6, rel=TIGHT)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(1008, rel=TIGHT)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(1008, rel=TIGHT)
     assert "GeForce" in peaks.basis["bf16_tflops"]
 
 
@@ -225,7 +225,7 @@ def test_geforce_4090_uses_boost_clock_not_nvml_max() -> None:
 def test_turing_t4_fp16_and_no_bf16() -> None:
     peaks = peaks_for("Tesla T4", "7.5", 40, 1590, 5001, 256)
     assert peaks.fp16_tflops == pytest.approx(65.1, rel=TIGHT)
-    assert peaks.memory_bandwidth_gbps == pytest.approx(320.1, rel=TIGHT)
+    assert peaks.memory_bandwidth_gb_per_second == pytest.approx(320.1, rel=TIGHT)
     assert peaks.bf16_tflops == Unknown("Turing has no BF16/TF32/FP8")
 
 
@@ -265,7 +265,7 @@ def test_unknown_arch_and_inputs_give_reasons() -> None:
     assert no_sms.bf16_tflops == Unknown(
         "SM count unknown: cores per SM not known for this architecture"
     )
-    assert no_sms.memory_bandwidth_gbps == Unknown("memory clock unknown: Not Supported")
+    assert no_sms.memory_bandwidth_gb_per_second == Unknown("memory clock unknown: Not Supported")
     assert no_sms.basis == {}
     unknown_cc = gpu_peaks(
         vendor="NVIDIA",
@@ -282,7 +282,7 @@ def test_unknown_arch_and_inputs_give_reasons() -> None:
 def test_amd_cdna3_compute_and_no_bandwidth_formula() -> None:
     peaks = peaks_for("AMD Instinct MI300X", "gfx942", 304, 2100, 1300, 8192, vendor="AMD")
     assert peaks.bf16_tflops == pytest.approx(1307.4, rel=TIGHT)
-    assert isinstance(peaks.memory_bandwidth_gbps, Unknown)
+    assert isinstance(peaks.memory_bandwidth_gb_per_second, Unknown)
 
 
 def test_sku_class() -> None:

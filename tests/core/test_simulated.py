@@ -18,7 +18,7 @@ def test_accelerator_is_labelled_and_modelled_on_h100_sxm() -> None:
     assert gpu.sm_count == 132
     assert gpu.peaks.bf16_tflops == pytest.approx(989.4, rel=1e-3)
     assert gpu.peaks.fp32_tflops == pytest.approx(66.9, rel=1e-3)
-    assert gpu.peaks.memory_bandwidth_gbps == pytest.approx(3352.3, rel=1e-4)
+    assert gpu.peaks.memory_bandwidth_gb_per_second == pytest.approx(3352.3, rel=1e-4)
     assert gpu.datasheet is not None
     assert gpu.datasheet.product == "NVIDIA H100 SXM"
 

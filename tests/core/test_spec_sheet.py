@@ -76,7 +76,7 @@ def test_accelerator_comparison_has_this_device_once_per_metric() -> None:
 
 def test_inventory_json_has_the_documented_fields() -> None:
     document = json.loads(json.dumps(inventory_json(fixed_inventory(demo=True))))
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     cpu = document["cpu"]
     assert cpu["model"] == "AMD EPYC"
     assert cpu["physical_cores"] == 2
@@ -89,7 +89,7 @@ def test_inventory_json_has_the_documented_fields() -> None:
     assert gpu["simulated"] is True
     assert "SIMULATED" in gpu["name"]
     assert gpu["memory_total_bytes"] > 0
-    assert set(gpu["peaks"]) >= {"fp32_tflops", "bf16_tflops", "memory_bandwidth_gbps"}
+    assert set(gpu["peaks"]) >= {"fp32_tflops", "bf16_tflops", "memory_bandwidth_gb_per_second"}
     assert document["backends"]["nvml"]["available"] is False
     assert "NVML" in document["backends"]["nvml"]["reason"]
 

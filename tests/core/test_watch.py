@@ -77,7 +77,7 @@ def test_json_line_has_nulls_with_reasons() -> None:
     line = watch.sample_to_json(a_sample(a_gpu()), interval=0.5)
     text = json.dumps(line, allow_nan=False)  # raises if a NaN slipped through
     assert json.loads(text) == line
-    assert line["schema_version"] == 1
+    assert line["schema_version"] == 2
     assert line["timestamp"] == 1_700_000_000.5
     assert line["interval_seconds"] == 0.5
     assert line["cpu"]["frequency_mhz"] is None
@@ -197,7 +197,7 @@ def test_watch_json_count_3_prints_three_valid_lines() -> None:
     assert len(lines) == 3
     records = [json.loads(line) for line in lines]
     for record in records:
-        assert record["schema_version"] == 1
+        assert record["schema_version"] == 2
         assert len(record["cpu"]["per_core_percent"]) == os.cpu_count()
         assert record["memory"]["total_bytes"] == psutil.virtual_memory().total
         assert isinstance(record["gpus"], list)
@@ -237,7 +237,7 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     process = gpu_tui("watch", "--json", "--interval", "0.1")
     assert process.stdout is not None
     first = process.stdout.readline()
-    assert json.loads(first)["schema_version"] == 1
+    assert json.loads(first)["schema_version"] == 2
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130

@@ -80,7 +80,7 @@ class PeakTable:
                 value = _known(getattr(peaks, f"{kind}_tflops", None))
                 if value:
                     self._peaks[(name, kind)] = value
-            bandwidth = _known(getattr(peaks, "memory_bandwidth_gbps", None))
+            bandwidth = _known(getattr(peaks, "memory_bandwidth_gb_per_second", None))
             if bandwidth:
                 self._peaks[(name, "memory")] = bandwidth
         for name, gbps in (pcie or {}).items():
@@ -114,7 +114,7 @@ NVML_FIELDS = (
     "pcie_generation_max",
     "pcie_width_current",
     "pcie_width_max",
-    "power_limit_enforced_watts",
+    "power_limit_watts",
     "ecc_enabled",
     "mig_enabled",
     "persistence_mode",

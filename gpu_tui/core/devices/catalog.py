@@ -137,7 +137,7 @@ class CatalogEntry(DeviceFigures):
             fp32_tflops=self.fp32_tflops,
             bf16_tflops=self.bf16_tflops,
             fp8_tflops=self.fp8_tflops,
-            memory_bandwidth_gbps=bandwidth,
+            memory_bandwidth_gb_per_second=bandwidth,
             source=self.source,
         )
 

@@ -66,7 +66,7 @@ def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
         _ranked(
             "Memory bandwidth",
             "TB/s",
-            Bar(label, _tb(gpu.peaks.memory_bandwidth_gbps), this=True),
+            Bar(label, _tb(gpu.peaks.memory_bandwidth_gb_per_second), this=True),
             [Bar(e.name, e.bandwidth_tbps) for e in refs],
         ),
         _ranked(

@@ -21,7 +21,7 @@ from typing import Any
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def plain(obj: Any) -> Any:

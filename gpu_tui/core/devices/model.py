@@ -89,7 +89,7 @@ class Peaks:
     fp16_tflops: Maybe[float]
     bf16_tflops: Maybe[float]
     fp8_tflops: Maybe[float]
-    memory_bandwidth_gbps: Maybe[float]
+    memory_bandwidth_gb_per_second: Maybe[float]
     basis: dict[str, str] = field(default_factory=dict)
     clocks: dict[str, PeakClock] = field(default_factory=dict)
     """Keyed like ``basis`` (``"bf16_tflops"`` …), for the compute peaks that are known."""
@@ -103,7 +103,7 @@ class Datasheet:
     fp32_tflops: float | None
     bf16_tflops: float | None
     fp8_tflops: float | None
-    memory_bandwidth_gbps: float | None
+    memory_bandwidth_gb_per_second: float | None
     source: str
 
 
@@ -148,7 +148,7 @@ class Accelerator:
     max_sm_clock_mhz: Maybe[int]
     max_memory_clock_mhz: Maybe[int]
     power_limit_default_watts: Maybe[float]
-    power_limit_enforced_watts: Maybe[float]
+    power_limit_watts: Maybe[float]
     pcie_generation_current: Maybe[int]
     pcie_generation_max: Maybe[int]
     pcie_width_current: Maybe[int]

@@ -210,11 +210,11 @@ class NvmlSession:
             sm_clock_mhz=read(
                 lambda: float(nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_SM))
             ),
-            sm_clock_max_mhz=limits["sm_max"],
+            max_sm_clock_mhz=limits["sm_max"],
             memory_clock_mhz=read(
                 lambda: float(nvml.nvmlDeviceGetClockInfo(handle, nvml.NVML_CLOCK_MEM))
             ),
-            memory_clock_max_mhz=limits["mem_max"],
+            max_memory_clock_mhz=limits["mem_max"],
             fan_percent=read(lambda: float(nvml.nvmlDeviceGetFanSpeed(handle))),
             pcie_rx_bytes_per_second=read(
                 lambda: (

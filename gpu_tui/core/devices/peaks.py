@@ -103,7 +103,7 @@ def gpu_peaks(
         fp16_tflops=compute["fp16"],
         bf16_tflops=compute["bf16"],
         fp8_tflops=compute["fp8"],
-        memory_bandwidth_gbps=bandwidth,
+        memory_bandwidth_gb_per_second=bandwidth,
         basis=basis,
         clocks=clocks,
     )
@@ -121,7 +121,7 @@ def _bandwidth(
     if isinstance(bus, Unknown):
         return Unknown(f"memory bus width unknown: {bus.reason}")
     gbps = clock * bus * 2 / 8 / 1000
-    basis["memory_bandwidth_gbps"] = (
+    basis["memory_bandwidth_gb_per_second"] = (
         f"{clock} MHz × {bus} bit × 2 (double data rate) ÷ 8 bit/B = {gbps:,.0f} GB/s"
     )
     return gbps

@@ -154,15 +154,15 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
             "gpu.peak_fp8", "FP8 peak (dense)", peaks, "fp8", sheet.fp8_tflops if sheet else None
         ),
         _bandwidth(
-            peaks.memory_bandwidth_gbps,
-            sheet.memory_bandwidth_gbps if sheet else None,
-            peaks.basis.get("memory_bandwidth_gbps", ""),
+            peaks.memory_bandwidth_gb_per_second,
+            sheet.memory_bandwidth_gb_per_second if sheet else None,
+            peaks.basis.get("memory_bandwidth_gb_per_second", ""),
         ),
         row(
             "gpu.power",
             "Power limit",
-            gpu.power_limit_enforced_watts,
-            _watts(gpu.power_limit_enforced_watts),
+            gpu.power_limit_watts,
+            _watts(gpu.power_limit_watts),
             note=_default_power(gpu.power_limit_default_watts),
         ),
         row("gpu.pcie", "PCIe link", gpu.pcie_generation_current, _pcie(gpu)),

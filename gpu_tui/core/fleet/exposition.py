@@ -76,7 +76,7 @@ def identities(inventory: Inventory) -> tuple[GpuIdentity, ...]:
             for name in _PEAK_PRECISIONS
             if not isinstance(value := getattr(gpu.peaks, f"{name}_tflops"), Unknown)
         }
-        bandwidth = gpu.peaks.memory_bandwidth_gbps
+        bandwidth = gpu.peaks.memory_bandwidth_gb_per_second
         out.append(
             GpuIdentity(
                 index=slot,
@@ -144,8 +144,8 @@ def _gpu_values(gpu: GpuSample) -> dict[str, float | None]:
         dcgm_names.ENFORCED_POWER_LIMIT: _number(gpu.power_limit_watts),
         dcgm_names.SM_CLOCK: _number(gpu.sm_clock_mhz),
         dcgm_names.MEM_CLOCK: _number(gpu.memory_clock_mhz),
-        dcgm_names.MAX_SM_CLOCK: _number(gpu.sm_clock_max_mhz),
-        dcgm_names.MAX_MEM_CLOCK: _number(gpu.memory_clock_max_mhz),
+        dcgm_names.MAX_SM_CLOCK: _number(gpu.max_sm_clock_mhz),
+        dcgm_names.MAX_MEM_CLOCK: _number(gpu.max_memory_clock_mhz),
         dcgm_names.CLOCKS_EVENT_REASONS: (
             None if isinstance(reasons, Unknown) else float(reasons_mask(reasons))
         ),

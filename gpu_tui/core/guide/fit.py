@@ -372,13 +372,15 @@ def accelerator_target(device: Accelerator) -> Target:
     if device.simulated and "(SIMULATED" not in name:
         name += " (SIMULATED)"
     memory = value_or_none(device.memory_total_bytes)
-    bandwidth = value_or_none(device.peaks.memory_bandwidth_gbps)
+    bandwidth = value_or_none(device.peaks.memory_bandwidth_gb_per_second)
     basis = f"this machine: memory as reported by {device.backend}"
     if bandwidth is not None:
         how = (v for k, v in device.peaks.basis.items() if "bandwidth" in k)
         basis += f"; bandwidth: {next(how, 'computed peak')}"
-    elif device.datasheet is not None and device.datasheet.memory_bandwidth_gbps is not None:
-        bandwidth = device.datasheet.memory_bandwidth_gbps
+    elif (
+        device.datasheet is not None and device.datasheet.memory_bandwidth_gb_per_second is not None
+    ):
+        bandwidth = device.datasheet.memory_bandwidth_gb_per_second
         basis += f"; bandwidth from the datasheet ({device.datasheet.source})"
     return local_target(name, memory, bandwidth, basis)
 

@@ -86,11 +86,11 @@ def accelerator_row(device: Accelerator) -> LineupRow:
     """A detected accelerator: memory as the driver reports it, peaks computed from its clocks."""
     peaks = device.peaks
     memory = value_or_none(device.memory_total_bytes)
-    bandwidth = value_or_none(peaks.memory_bandwidth_gbps)
+    bandwidth = value_or_none(peaks.memory_bandwidth_gb_per_second)
     # Only the bases of the figures the Guide plots: the full set runs to a screenful.
     basis = "; ".join(
         f"{label} = {peaks.basis[k]}"
-        for k, label in (("memory_bandwidth_gbps", "bandwidth"), ("bf16_tflops", "BF16"))
+        for k, label in (("memory_bandwidth_gb_per_second", "bandwidth"), ("bf16_tflops", "BF16"))
         if k in peaks.basis
     )
     source = f"this machine: memory as reported by {device.backend}; computed peaks: {basis}"

@@ -46,8 +46,8 @@ class GpuHistory:
             (self.memory_used_bytes, "memory_total_bytes"),
             (self.temperature_c, "temperature_slowdown_c"),
             (self.power_watts, "power_limit_watts"),
-            (self.sm_clock_mhz, "sm_clock_max_mhz"),
-            (self.memory_clock_mhz, "memory_clock_max_mhz"),
+            (self.sm_clock_mhz, "max_sm_clock_mhz"),
+            (self.memory_clock_mhz, "max_memory_clock_mhz"),
         )
 
     def all_series(self) -> tuple[Series, ...]:

@@ -285,7 +285,7 @@ class GpuCard(RowsWidget):
             util.append_text(cells_text((spark_cells, self._s("graph"))))
         util.append_text(rest)
         clocks = Text("SMCLK ", style=label).append(
-            f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.sm_clock_max_mhz)} MHz"
+            f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.max_sm_clock_mhz)} MHz"
         )
         clocks.append("  MCLK ", style=label).append(format_reading(gpu.memory_clock_mhz))
         clocks.append("  MCTL ", style=label).append(
@@ -334,8 +334,8 @@ class GpuCard(RowsWidget):
             self._row("VRAM", "memory_used_bytes", "memory_total_bytes", ends["vram"], width),
             self._row("TEMP", "temperature_c", "temperature_slowdown_c", ends["temp"], width),
             self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width, drawn),
-            self._row("SMCLK", "sm_clock_mhz", "sm_clock_max_mhz", ends["sm"], width),
-            self._row("MCLK", "memory_clock_mhz", "memory_clock_max_mhz", ends["mclk"], width),
+            self._row("SMCLK", "sm_clock_mhz", "max_sm_clock_mhz", ends["sm"], width),
+            self._row("MCLK", "memory_clock_mhz", "max_memory_clock_mhz", ends["mclk"], width),
             self._extras(gpu),
             self._throttle(gpu),
         ]

@@ -38,9 +38,9 @@ def readings(gpu: GpuSample) -> dict[str, str]:
         "temp": f"{format_reading(gpu.temperature_c)}/"
         f"{format_reading(gpu.temperature_slowdown_c)} °C",
         "power": f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
-        "sm": f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.sm_clock_max_mhz)} MHz",
+        "sm": f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.max_sm_clock_mhz)} MHz",
         "mclk": f"{format_reading(gpu.memory_clock_mhz)}/"
-        f"{format_reading(gpu.memory_clock_max_mhz)} MHz",
+        f"{format_reading(gpu.max_memory_clock_mhz)} MHz",
     }
 
 

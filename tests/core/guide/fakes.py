@@ -17,8 +17,8 @@ def make_device(
     if bandwidth_gbps is not None:
         peaks = replace(
             peaks,
-            memory_bandwidth_gbps=bandwidth_gbps,
-            basis={"memory_bandwidth_gbps": "3201 MHz × 6144 bit × 2 / 8"},
+            memory_bandwidth_gb_per_second=bandwidth_gbps,
+            basis={"memory_bandwidth_gb_per_second": "3201 MHz × 6144 bit × 2 / 8"},
         )
     # Fields with defaults (lost, MIG instances) keep them; every reading is unknown by default.
     required = (f for f in fields(Accelerator) if f.default is MISSING)
