@@ -110,12 +110,20 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
         if isinstance(used, Unknown) or isinstance(total, Unknown)
         else (f"{used / _GIB:.1f}/{total / _GIB:.1f}GiB")
     )
+    activity = gpu.activity
+    tensor = (
+        f" tensor {activity.tensor_percent:.0f}%"
+        if not isinstance(activity, Unknown) and not isinstance(activity.tensor_percent, Unknown)
+        else ""
+    )
     text = (
-        f"{label} {format_reading(gpu.utilization_percent, unknown='?')}% {vram} "
+        f"{label} {format_reading(gpu.utilization_percent, unknown='?')}%{tensor} {vram} "
         f"{format_reading(gpu.temperature_c, unknown='?')}°C "
         f"{format_reading(gpu.power_watts, unknown='?')}/"
         f"{format_reading(gpu.power_limit_watts, unknown='?')}W"
     )
+    if isinstance(gpu.last_xid, int) and gpu.last_xid:
+        text += f" XID {gpu.last_xid}"
     if gpu.mig_instances:
         text += f" MIG {' '.join(_mig_summary(m) for m in gpu.mig_instances)}"
     return text + (" (stale)" if gpu.stale else "")

@@ -106,7 +106,7 @@ def test_human_line_is_one_compact_line() -> None:
     assert "\n" not in line
     assert "cpu  12% [ 10  15] ?MHz load 0.50" in line
     assert "mem 4.0/16.0GiB swap 0.0/2.0GiB" in line
-    assert "gpu0 97% 60.0/80.0GiB 71°C 655/700W" in line
+    assert "gpu0 97% tensor 12% 60.0/80.0GiB 71°C 655/700W" in line  # what GPU-Util hides
     assert "gpu1 LOST" in line
     assert "sim2 SIMULATED" in line
     assert line.endswith("(stale)")
@@ -120,8 +120,14 @@ def test_a_tick_wider_than_the_terminal_goes_on_a_line_per_gpu() -> None:
     host, gpu0, gpu1 = watch.human_lines(sample, 80)
     assert host.endswith("swap 0.0/2.0GiB")
     assert len(host) <= 80
-    assert gpu0.startswith("  gpu0 97% 60.0/80.0GiB")
+    assert gpu0.startswith("  gpu0 97% tensor 12% 60.0/80.0GiB")
     assert gpu1.startswith("  gpu1 ")
+
+
+def test_a_gpu_s_last_xid_is_on_its_line_and_none_says_nothing() -> None:
+    line = watch.human_line(a_sample(a_gpu(), a_gpu(index=1, last_xid=79)))
+    assert "gpu1 97% tensor 12% 60.0/80.0GiB 71°C 655/700W XID 79" in line
+    assert line.count("XID") == 1
 
 
 def test_human_line_says_no_swap_in_two_words() -> None:
