@@ -45,7 +45,7 @@ section_environment() {
     "$PY" -c "import textual, psutil; print('gpu-tui deps importable')" || echo "gpu-tui deps missing: bench falls back to the bare worker"
 }
 
-# --- benchmarks (issue 4) ---------------------------------------------------------------------
+# --- benchmarks ---------------------------------------------------------------------
 BENCH_BUDGET="${BENCH_BUDGET:-0.1}"
 
 section_bench() {
@@ -108,16 +108,19 @@ section_accuracy() {
     "$PY" scripts/bench_accuracy.py --device "$kind" --rounds 3 --budget 0.5 --json "$WORK/accuracy-gpu.json"
 }
 
-# --- sections owned by other issues go here (inventory, monitor, screenshots) -----------------
+# --- nvml: every NVML call gpu-tui makes, raw answer beside what gpu-tui shows ----------------
+section_nvml() {
+    "$PY" scripts/nvml_recording.py --out "$WORK/nvml-recording.json"
+}
 
-# --- inventory (issue 2): what NVML and the peak arithmetic say about this GPU ----------------
+# --- inventory: what NVML and the peak arithmetic say about this GPU -------------------------
 section_inventory() {
     "$PY" -m gpu_tui info --json >"$WORK/info.json"
     "$PY" -m gpu_tui info >"$WORK/info.txt"
     cat "$WORK/info.txt"
 }
 
-# --- monitor (issue 3): sampler tick time on real NVML, and a minute under a GEMM load --------
+# --- monitor: sampler tick time on real NVML, and a minute under a GEMM load --------
 section_monitor() {
     "$PY" scripts/bench_sampler.py >"$WORK/bench-sampler.txt" 2>&1 || true
     cat "$WORK/bench-sampler.txt"
@@ -139,13 +142,13 @@ PYLOAD
     tail -n 3 "$WORK/watch-under-load.jsonl"
 }
 
-# --- screenshots (issues 2, 3, 5): the real app, headless, on the real GPU --------------------
+# --- screenshots: the real app, headless, on the real GPU --------------------
 section_screenshots() {
     "$PY" scripts/screenshots.py --real --out "$WORK/screenshots"
 }
 
-SECTIONS=(environment inventory monitor bench accuracy screenshots)
-declare -A LIMIT=([environment]=60 [inventory]=60 [monitor]=120 [bench]=300 [accuracy]=120 [screenshots]=120)
+SECTIONS=(environment nvml inventory monitor bench accuracy screenshots)
+declare -A LIMIT=([environment]=60 [nvml]=60 [inventory]=60 [monitor]=120 [bench]=300 [accuracy]=120 [screenshots]=120)
 
 PY="$(find_python)" || {
     echo "gpu_check.sh: no Python with CUDA torch found (set GPU_CHECK_PYTHON)" | tee "$OUT/summary.txt"
