@@ -50,14 +50,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--match",
         metavar="SELECTOR",
-        help='only GPUs whose series match these PromQL label matchers, e.g. Hostname=~"gpu-.*"',
+        help="only GPUs whose series match these PromQL label matchers, e.g. "
+        'Hostname=~"gpu-.*",job="dcgm-exporter"; they match the labels as Prometheus stores '
+        "them (a pod's labels are exported_pod, exported_namespace... where the scrape does "
+        "not honor the exporter's labels), but a matcher on Hostname or hostname matches the "
+        "node's name whichever of the two the exporter writes (dcgm-exporter up to 4.5: "
+        "Hostname; later: hostname)",
     )
     parser.add_argument(
         "--idle-minutes",
         type=minutes,
         default=15.0,
         metavar="N",
-        help="idle while allocated: memory held and ~0%% utilisation for N minutes (default: 15)",
+        help="idle while allocated: memory held and ~0%% utilisation for N minutes, 0.1 to "
+        "1440 (default: 15); a GPU is flagged once its readings cover all N minutes",
     )
     parser.add_argument(
         "--timeout",

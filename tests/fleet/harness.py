@@ -139,11 +139,26 @@ def query(url: str, promql: str) -> list[dict[str, object]]:
 
 
 @contextlib.contextmanager
-def prometheus(binary: str, jobs: dict[str, list[str]], workdir: Path) -> Iterator[str]:
+def prometheus(
+    binary: str,
+    jobs: dict[str, list[str]],
+    workdir: Path,
+    target_labels: dict[str, dict[str, str]] | None = None,
+) -> Iterator[str]:
     """A Prometheus of our own (not the system service) scraping ``jobs`` every 0.5 s, with a
-    temporary config and data directory, on a free loopback port; yields its base URL."""
+    temporary config and data directory, on a free loopback port; yields its base URL.
+    ``target_labels``: labels a job's targets get from the scrape, as service discovery gives
+    a Kubernetes pod's (``honor_labels`` stays false, the default: a page's label of the same
+    name is kept as ``exported_<name>``)."""
+    labels = target_labels or {}
     scrape_configs = [
-        {"job_name": job, "static_configs": [{"targets": targets}]} for job, targets in jobs.items()
+        {
+            "job_name": job,
+            "static_configs": [
+                {"targets": targets, **({"labels": labels[job]} if job in labels else {})}
+            ],
+        }
+        for job, targets in jobs.items()
     ]
     with local_prometheus(
         binary, scrape_configs, workdir, interval=SCRAPE_INTERVAL, timeout=SCRAPE_TIMEOUT

@@ -29,18 +29,28 @@ def test_one_query_per_reading_for_the_whole_node_aggregated_by_gpu() -> None:
     asked = queries.history_queries("", "dgx-h01")
     assert sorted(asked) == ["fb_used_mib", "power_watts", "temperature_c", "utilization_percent"]
     assert asked["utilization_percent"] == (
-        'max by (gpu) (DCGM_FI_DEV_GPU_UTIL{Hostname="dgx-h01"} or '
-        'DCGM_FI_DEV_GPU_UTIL{Hostname="",instance="dgx-h01"})'
+        'max by (gpu) (DCGM_FI_DEV_GPU_UTIL{Hostname!="",Hostname="dgx-h01"} or '
+        'DCGM_FI_DEV_GPU_UTIL{Hostname="",hostname!="",hostname="dgx-h01"} or '
+        'DCGM_FI_DEV_GPU_UTIL{Hostname="",hostname="",instance="dgx-h01"})'
     )
-    narrowed = queries.history_queries('job="dcgm"', "n")["fb_used_mib"]
-    assert 'DCGM_FI_DEV_FB_USED{Hostname="n",job="dcgm"}' in narrowed
-    assert 'DCGM_FI_DEV_FB_USED{Hostname="",instance="n",job="dcgm"}' in narrowed
+    narrowed = queries.history_queries('job="dcgm"', "n")["temperature_c"]
+    assert 'DCGM_FI_DEV_GPU_TEMP{Hostname!="",job="dcgm",Hostname="n"}' in narrowed
+    assert 'DCGM_FI_DEV_GPU_TEMP{Hostname="",hostname="",job="dcgm",instance="n"}' in narrowed
+
+
+def test_a_mig_gpus_memory_history_adds_up_its_instances_without_its_own_series() -> None:
+    memory = queries.history_queries("", "n")["fb_used_mib"]
+    instances, whole = memory.split(" or max by (gpu) (")
+    assert instances.startswith("sum by (gpu) (max by (gpu, GPU_I_ID) (DCGM_FI_DEV_FB_USED{")
+    assert instances.count('GPU_I_ID!=""') == 3  # one per way of naming the node
+    assert whole.count('GPU_I_ID=""') == 3
 
 
 def test_a_node_name_cannot_break_out_of_its_quotes() -> None:
-    by_name, by_target = queries.node_matchers('a"b\\c\nd')
-    assert by_name == 'Hostname="a\\"b\\\\c\\nd"'
-    assert by_target == 'Hostname="",instance="a\\"b\\\\c\\nd"'
+    by_name, by_lowercase, by_target = queries.node_matchers('a"b\\c\nd')
+    assert by_name == 'Hostname!="",Hostname="a\\"b\\\\c\\nd"'
+    assert by_lowercase == 'Hostname="",hostname!="",hostname="a\\"b\\\\c\\nd"'
+    assert by_target == 'Hostname="",hostname="",instance="a\\"b\\\\c\\nd"'
 
 
 def test_the_window_ends_on_a_whole_step_so_refreshes_ask_the_same_instants() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_tui.core.fleet import queries
 from gpu_tui.core.fleet.dcgm_names import GPU_UTIL, SLOWDOWN_TEMP
 from gpu_tui.core.fleet.prom_api import Series
 from gpu_tui.core.fleet.queries import PANE_FIELDS
@@ -38,18 +39,18 @@ class ScriptedFleet:
                 for i in range(count)
             ]
 
-        if promql.startswith("group by (Hostname, instance, gpu, job"):  # labels
+        if promql == queries.labels_query(""):
             return [
                 Series({**s.labels, **target(s.labels["Hostname"])}, 1, AT)
                 for s in per_gpu(1.0, modelName="NVIDIA H100 80GB HBM3")
             ]
-        if promql.startswith("group by (instance, job, Hostname)"):  # each target's node
+        if promql == queries.target_nodes_query(""):
             return [Series({**target(node), "Hostname": node}, 1, AT) for node in self.nodes]
         if promql.startswith("up{"):
             return [Series(target(n), float(n not in self.down), AT) for n in self.nodes]
         if promql.startswith("timestamp(up"):
             return [Series(target(n), AT - 2, AT) for n in self.nodes]
-        if promql.startswith(f"max by (Hostname, gpu) ({GPU_UTIL}"):
+        if promql == queries.reading("", GPU_UTIL):
             return per_gpu(42.0)
         if SLOWDOWN_TEMP in promql:
             return [
@@ -59,7 +60,7 @@ class ScriptedFleet:
         return []
 
     def slow_reads(self) -> int:
-        return sum(q.startswith("group by (Hostname, instance, gpu, job") for q in self.asked)
+        return self.asked.count(queries.labels_query(""))
 
 
 def pane_reader(fleet: ScriptedFleet) -> FleetReader:

@@ -4,6 +4,8 @@ Units are in the field names (``_bytes``, ``_watts``, ``_c`` degrees Celsius, ``
 ``_percent``, ``_seconds``; times are Unix seconds); a field the exporter does not report is
 ``null``. ``nodes[].up`` is false when Prometheus's last scrape of the node's exporter failed
 (its GPUs are then absent: their readings are no longer current), null when no target was found.
+A MIG GPU lists its instances (``mig_instances``), each with its memory and workload; the GPU's
+memory is theirs summed.
 """
 
 from __future__ import annotations
@@ -12,13 +14,31 @@ from dataclasses import asdict
 from typing import Any
 
 from gpu_tui.core.fleet import model
-from gpu_tui.core.fleet.model import FleetGpu, FleetNode, FleetSnapshot
+from gpu_tui.core.fleet.model import FleetGpu, FleetNode, FleetSnapshot, MigInstance
 
 SCHEMA_VERSION = 1
 
 
 def _age(now: float, then: float | None) -> float | None:
     return None if then is None else round(max(now - then, 0.0), 3)
+
+
+def _workload_labels(namespace: str, pod: str, container: str) -> dict[str, str]:
+    return {
+        key: value
+        for key, value in (("namespace", namespace), ("pod", pod), ("container", container))
+        if value
+    }
+
+
+def mig_json(instance: MigInstance) -> dict[str, Any]:
+    return {
+        "instance_id": instance.instance_id,
+        "profile": instance.profile or None,
+        "memory_used_bytes": instance.memory_used_bytes,
+        "memory_total_bytes": instance.memory_total_bytes,
+        "labels": _workload_labels(instance.namespace, instance.pod, instance.container),
+    }
 
 
 def gpu_json(gpu: FleetGpu, now: float) -> dict[str, Any]:
@@ -44,16 +64,12 @@ def gpu_json(gpu: FleetGpu, now: float) -> dict[str, Any]:
         "erroring": gpu.erroring,
         "sample_age_seconds": _age(now, gpu.sample_time),
         "labels": {
-            key: value
-            for key, value in (
-                ("job", gpu.job),
-                ("instance", gpu.instance),
-                ("namespace", gpu.namespace),
-                ("pod", gpu.pod),
-                ("container", gpu.container),
-            )
-            if value
+            **{
+                key: value for key, value in (("job", gpu.job), ("instance", gpu.instance)) if value
+            },
+            **_workload_labels(gpu.namespace, gpu.pod, gpu.container),
         },
+        "mig_instances": [mig_json(instance) for instance in gpu.mig_instances],
     }
 
 

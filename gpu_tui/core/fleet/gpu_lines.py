@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot
+from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot, MigInstance
 from gpu_tui.core.units import format_age
 
 _GIB = 1024**3
@@ -20,12 +20,12 @@ def window_text(window: str) -> str:
     return f"{seconds / 60:g} min" if seconds % 60 == 0 else f"{seconds} s"
 
 
+def _memory(used: int | None, total: int | None) -> str:
+    return "?" if used is None or total is None else f"{used / _GIB:.0f}/{total / _GIB:.0f}GiB"
+
+
 def gpu_line(gpu: FleetGpu) -> str:
-    memory = (
-        "?"
-        if gpu.memory_used_bytes is None or gpu.memory_total_bytes is None
-        else f"{gpu.memory_used_bytes / _GIB:.0f}/{gpu.memory_total_bytes / _GIB:.0f}GiB"
-    )
+    memory = _memory(gpu.memory_used_bytes, gpu.memory_total_bytes)
     temp = _num(gpu.temperature_c, ".0f", "°C")
     if gpu.temperature_slowdown_c is not None:
         temp += f"/{gpu.temperature_slowdown_c:.0f}"
@@ -49,6 +49,13 @@ def gpu_line(gpu: FleetGpu) -> str:
     )
 
 
+def mig_line(instance: MigInstance) -> str:
+    """``    MIG 3g.40gb #1    20/39GiB  research/llama-ft-0``"""
+    memory = _memory(instance.memory_used_bytes, instance.memory_total_bytes)
+    who = f"  {instance.namespace}/{instance.pod}" if instance.pod else ""
+    return f"    MIG {instance.profile or '?'} #{instance.instance_id:<3} {memory:>9}{who}"
+
+
 def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
     t = snapshot.totals
     lines = [
@@ -60,7 +67,9 @@ def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
         state = {True: "up", False: "DOWN", None: "no target"}[node.up]
         scraped = None if node.last_scrape_time is None else now - node.last_scrape_time
         lines.append(f"{node.name}  {state}, scraped {format_age(scraped)}, {len(node.gpus)} GPUs")
-        lines.extend(gpu_line(gpu) for gpu in node.gpus)
+        for gpu in node.gpus:
+            lines.append(gpu_line(gpu))
+            lines.extend(mig_line(instance) for instance in gpu.mig_instances)
     if snapshot.idle_while_allocated:
         lines.append(
             f"Idle while allocated (≤1% for {window_text(snapshot.idle_window)}, memory held):"

@@ -127,6 +127,8 @@ def node_row(node: FleetNode, now: float) -> NodeRow:
         for word in (g.model, f"{g.namespace}/{g.pod}" if g.pod else "", g.job):
             if word and word not in who:
                 who.append(word)
+        if g.mig_instances:
+            who.extend(pod for pod in g.pods if pod not in who)
     return NodeRow(
         name=node.name,
         state={True: "up", False: "DOWN", None: "?"}[node.up],

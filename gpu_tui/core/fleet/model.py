@@ -10,8 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_tui.core.devices.nvml_util import throttle_words
-from gpu_tui.core.fleet.dcgm_names import MIB
+from gpu_tui.core.fleet import labels as naming
+from gpu_tui.core.fleet.dcgm_names import LABEL_MIG_INSTANCE, LABEL_MIG_PROFILE, MIB
+from gpu_tui.core.fleet.labels import NO_WORKLOAD, Workload, node_name
 from gpu_tui.core.fleet.prom_api import Series
+from gpu_tui.core.fleet.queries import INSTANCE_FIELDS
 
 BUSY_PERCENT = 5.0
 """At or above this utilisation a GPU counts as busy."""
@@ -27,8 +30,22 @@ IDLE_MIN_USED_MIB = 1024.0
 
 
 @dataclass
+class MigInstance:
+    """One MIG instance of a GPU: its profile, its own memory and the workload holding it."""
+
+    instance_id: str
+    profile: str = ""
+    memory_used_bytes: int | None = None
+    memory_total_bytes: int | None = None
+    namespace: str = ""
+    pod: str = ""
+    container: str = ""
+
+
+@dataclass
 class FleetGpu:
-    """One GPU's latest readings (``None`` when its exporter does not report the field)."""
+    """One GPU's latest readings (``None`` when its exporter does not report the field). A MIG
+    GPU's memory is the sum of its instances' (``mig_instances``), each with its workload."""
 
     node: str
     gpu: str
@@ -51,6 +68,7 @@ class FleetGpu:
     clock_event_reasons: int | None = None
     xid_last: int | None = None
     sample_time: float | None = None
+    mig_instances: list[MigInstance] = field(default_factory=list)
 
     @property
     def busy(self) -> bool:
@@ -78,6 +96,17 @@ class FleetGpu:
     @property
     def erroring(self) -> bool:
         return bool(self.xid_last)
+
+    @property
+    def pods(self) -> list[str]:
+        """``namespace/pod`` of each workload holding the GPU: its own, then its MIG
+        instances' (each once)."""
+        found = [f"{self.namespace}/{self.pod}"] if self.pod else []
+        for instance in self.mig_instances:
+            name = f"{instance.namespace}/{instance.pod}"
+            if instance.pod and name not in found:
+                found.append(name)
+        return found
 
 
 @dataclass
@@ -148,15 +177,15 @@ class FleetSnapshot:
 
 GpuKey = tuple[str, str]
 """(node, ``gpu`` label): what names a GPU across the answers."""
-
-
-def node_name(labels: dict[str, str]) -> str:
-    """The node a series belongs to: dcgm-exporter's ``Hostname``, else the scrape target."""
-    return labels.get("Hostname") or labels.get("instance") or "?"
+TargetKey = tuple[str, str]
+"""(``instance``, ``job``): one scrape target."""
+_INSTANCES = "mig_instances"
+"""In a GPU's attributes: its MIG instances' attributes by instance id, until ``_gpu`` makes
+them ``MigInstance`` objects."""
 
 
 def gpu_key(labels: dict[str, str]) -> GpuKey:
-    return (labels.get("Hostname") or labels.get("instance") or "?", labels.get("gpu", "?"))
+    return (node_name(labels), labels.get("gpu", "?"))
 
 
 def _gpu_sort_key(gpu: FleetGpu) -> tuple[int, str]:
@@ -182,15 +211,7 @@ _FIELDS: dict[str, tuple[str, Callable[[float], object] | None]] = {
     "sample_time": ("sample_time", None),
 }
 """Each field's answer: the FleetGpu attribute it sets, and how its value is turned into it."""
-_LABELS = (
-    ("instance", "instance"),
-    ("model", "modelName"),
-    ("uuid", "UUID"),
-    ("job", "job"),
-    ("namespace", "namespace"),
-    ("pod", "pod"),
-    ("container", "container"),
-)
+_LABELS = (("instance", "instance"), ("model", "modelName"), ("job", "job"))
 
 
 def _fill(table: dict[GpuKey, dict[str, Any]], name: str, answer: list[Series]) -> None:
@@ -199,33 +220,107 @@ def _fill(table: dict[GpuKey, dict[str, Any]], name: str, answer: list[Series]) 
     A thousand nodes answer some 90,000 series a refresh: the loop is kept tight (one lookup
     of the GPU, one comparison for a usable value)."""
     attribute, convert = _FIELDS[name]
+    by_instance = name in INSTANCE_FIELDS
     for series in answer:
         labels = series.labels
-        key = (labels.get("Hostname") or labels.get("instance") or "?", labels.get("gpu", "?"))
+        key = (  # gpu_key, inlined: this loop runs once per series of every answer
+            labels.get("Hostname") or labels.get("hostname") or labels.get("instance") or "?",
+            labels.get("gpu", "?"),
+        )
         attributes = table.get(key)
         if attributes is None:
             attributes = table[key] = {"instance": labels.get("instance", "")}
         value = series.value
         if abs(value) < 1e15:  # False for NaN and Inf too
-            attributes[attribute] = value if convert is None else convert(value)
+            kept = value if convert is None else convert(value)
+            instance = labels.get(LABEL_MIG_INSTANCE) if by_instance else None
+            if instance:
+                attributes.setdefault(_INSTANCES, {}).setdefault(instance, {})[attribute] = kept
+            else:
+                attributes[attribute] = kept
 
 
 def static_attributes(
     labels: list[Series], fields: dict[str, list[Series]]
 ) -> dict[GpuKey, dict[str, Any]]:
     """What changes rarely about each GPU, from the labels' answer and the static fields'
-    (``queries.STATIC_FIELDS``): FleetGpu keyword arguments by GPU. Where a GPU has several
-    label sets (two pods, two jobs), the first non-empty value of each label is kept."""
+    (``queries.STATIC_FIELDS``): FleetGpu keyword arguments by GPU, a MIG instance's under its
+    GPU's. Where a GPU (or instance) has several label sets (two pods, two jobs), the first
+    non-empty value of each label is kept, and of the workload labels the most telling set
+    (``labels.workload``)."""
     table: dict[GpuKey, dict[str, Any]] = {}
+    ranks: dict[tuple[GpuKey, str], int] = {}
     for series in labels:
-        attributes = table.setdefault(gpu_key(series.labels), {})
+        found = series.labels
+        key = gpu_key(found)
+        attributes = table.setdefault(key, {})
         for attribute, label in _LABELS:
-            value = series.labels.get(label)
+            value = found.get(label)
             if value and not attributes.get(attribute):
                 attributes[attribute] = value
+        if not attributes.get("uuid"):
+            attributes["uuid"] = naming.uuid(found)
+        instance = found.get(LABEL_MIG_INSTANCE, "")
+        holder = attributes
+        if instance:
+            holder = attributes.setdefault(_INSTANCES, {}).setdefault(instance, {})
+            holder.setdefault("profile", found.get(LABEL_MIG_PROFILE, ""))
+        workload, rank = naming.workload(found)
+        if rank < ranks.get((key, instance), len(naming.WORKLOAD_NAMINGS)):
+            ranks[key, instance] = rank
+            _set_workload(holder, workload)
     for name, answer in fields.items():
         _fill(table, name, answer)
     return table
+
+
+def _held(workload: Workload, target: Workload | None) -> Workload:
+    """``workload``, or none where it is the scrape target's own (the exporter pod's)."""
+    if target is not None and workload[:2] == target[:2]:
+        return NO_WORKLOAD
+    return workload
+
+
+def _workload_of(attributes: dict[str, Any]) -> Workload:
+    return (
+        attributes.get("namespace", ""),
+        attributes.get("pod", ""),
+        attributes.get("container", ""),
+    )
+
+
+def _set_workload(attributes: dict[str, Any], workload: Workload) -> None:
+    attributes["namespace"], attributes["pod"], attributes["container"] = workload
+
+
+def _gpu(
+    key: GpuKey, known: dict[str, Any] | None, now: dict[str, Any], own: dict[TargetKey, Workload]
+) -> FleetGpu:
+    """One GPU from what the slow answers know of it (``known``) and the readings of now: its
+    MIG instances' attributes merged by instance, its memory theirs summed where they have
+    some, and a workload that is its exporter pod's own left out."""
+    attributes = {**(known or {}), **now}
+    instances: dict[str, dict[str, Any]] = {}
+    for source in (known or {}, now):
+        for instance, values in source.get(_INSTANCES, {}).items():
+            instances.setdefault(instance, {}).update(values)
+    attributes.pop(_INSTANCES, None)
+    target = own.get((attributes.get("instance", ""), attributes.get("job", "")))
+    _set_workload(attributes, _held(_workload_of(attributes), target))
+    mig = []
+    for instance, values in sorted(instances.items(), key=lambda item: _instance_order(item[0])):
+        values = {**values}
+        _set_workload(values, _held(_workload_of(values), target))
+        mig.append(MigInstance(instance, **values))
+    for attribute in ("memory_used_bytes", "memory_total_bytes"):
+        each = [getattr(m, attribute) for m in mig if getattr(m, attribute) is not None]
+        if each:  # the instances' memory, never with the GPU's own series on top
+            attributes[attribute] = sum(each)
+    return FleetGpu(key[0], key[1], **attributes, mig_instances=mig)
+
+
+def _instance_order(name: str) -> tuple[int, str]:
+    return (int(name), "") if name.isdigit() else (1 << 30, name)
 
 
 def build_snapshot(
@@ -244,21 +339,26 @@ def build_snapshot(
 
     ``fields`` are the readings of now; ``static`` may be older (see ``reader``), so a GPU it
     alone knows is kept only while its node is live (a reading now, or its target up): a node
-    that went down keeps no GPUs, as its readings are no longer current."""
+    that went down keeps no GPUs, as its readings are no longer current. ``targets`` carry each
+    target's own labels (``up``'s), to tell the exporter pod's labels from a workload's."""
     readings: dict[GpuKey, dict[str, Any]] = {}
     for name, answer in fields.items():
         _fill(readings, name, answer)
     live = {key[0] for key in readings} | {node_name(t.labels) for t in targets if t.value == 1}
+    own: dict[TargetKey, Workload] = {}
+    for target in targets:
+        workload = naming.target_workload(target.labels)
+        if workload[1]:
+            own[target.labels.get("instance", ""), target.labels.get("job", "")] = workload
     gpus: dict[GpuKey, FleetGpu] = {}
     for key, attributes in readings.items():
         known = static.get(key)
         if known is not None:
             attributes.pop("instance", None)  # the labels' answer names it (readings may not)
-            attributes = {**known, **attributes}
-        gpus[key] = FleetGpu(key[0], key[1], **attributes)
+        gpus[key] = _gpu(key, known, attributes, own)
     for key, known in static.items():
         if key not in gpus and key[0] in live:
-            gpus[key] = FleetGpu(key[0], key[1], **known)
+            gpus[key] = _gpu(key, known, {}, own)
 
     nodes: dict[str, FleetNode] = {}
     for gpu in gpus.values():
@@ -280,15 +380,7 @@ def build_snapshot(
         node.gpus.sort(key=_gpu_sort_key)
     idle_gpus = sorted(
         (
-            IdleGpu(
-                node=node_name(s.labels),
-                gpu=s.labels.get("gpu", "?"),
-                max_utilization_percent=s.value,
-                job=s.labels.get("job", ""),
-                namespace=s.labels.get("namespace", ""),
-                pod=s.labels.get("pod", ""),
-                container=s.labels.get("container", ""),
-            )
+            _idle(s, own)
             for s in idle
             if gpu_key(s.labels) in gpus  # not a GPU that is gone, whose window still holds it
         ),
@@ -301,4 +393,20 @@ def build_snapshot(
         idle_window=idle_window,
         nodes=sorted(nodes.values(), key=lambda n: n.name),
         idle_while_allocated=idle_gpus,
+    )
+
+
+def _idle(series: Series, own: dict[TargetKey, Workload]) -> IdleGpu:
+    labels = series.labels
+    job = labels.get("job", "")
+    target = own.get((labels.get("instance", ""), job))
+    namespace, pod, container = _held(naming.workload(labels)[0], target)
+    return IdleGpu(
+        node=node_name(labels),
+        gpu=labels.get("gpu", "?"),
+        max_utilization_percent=series.value,
+        job=job,
+        namespace=namespace,
+        pod=pod,
+        container=container,
     )

@@ -45,7 +45,7 @@ class GpuRow:
             temp + "°" if g.temperature_c is not None else temp,
             power + "W" if g.power_watts is not None else power,
             self.flags,
-            f"{g.namespace}/{g.pod}" if g.pod else "",
+            ", ".join(g.pods),
         )
 
     @property

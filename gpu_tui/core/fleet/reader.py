@@ -34,15 +34,17 @@ T = TypeVar("T")
 
 PARALLEL_QUERIES = 4
 """Queries in flight at once: the server evaluates them in parallel; more only queue there."""
-MIN_IDLE_MINUTES = 1
+MIN_IDLE_MINUTES = 0.1
+"""6 s: a window of a few scrapes, for a demo or a test (a GPU is flagged only once its
+readings cover the whole window, so a short one is never flagged early)."""
 MAX_IDLE_MINUTES = 24 * 60
 
 
 def idle_window(minutes: float) -> str:
-    """``--idle-minutes`` as a PromQL duration (1 minute to a day)."""
+    """``--idle-minutes`` as a PromQL duration (6 seconds to a day)."""
     if not MIN_IDLE_MINUTES <= minutes <= MAX_IDLE_MINUTES:
         raise UsageError(
-            f"the idle window must be {MIN_IDLE_MINUTES} to {MAX_IDLE_MINUTES:,} minutes, "
+            f"the idle window must be {MIN_IDLE_MINUTES:g} to {MAX_IDLE_MINUTES:,} minutes, "
             f"got {minutes:g}"
         )
     return f"{round(minutes * 60)}s"
@@ -67,10 +69,11 @@ def ask_all(calls: dict[str, Callable[[], T]]) -> dict[str, T]:
 
 def join_targets(nodes: list[Series], up: list[Series], selector: str) -> list[Series]:
     """Each target with its node and whether it is up: what ``up * on (instance, job)
-    group_right nodes`` would give, joined here since ``nodes`` (``target_nodes_query``) is a
-    slow answer and ``up`` a fresh one. Without a selector, also the targets of the same jobs
-    that are down and never served a GPU series (e.g. down since Prometheus started), under
-    their own labels."""
+    group_left (Hostname, hostname) nodes`` would give, joined here since ``nodes``
+    (``target_nodes_query``) is a slow answer and ``up`` a fresh one; each keeps the target's
+    own labels (``up``'s: on Kubernetes, the exporter pod's). Without a selector, also the
+    targets of the same jobs that are down and never served a GPU series (e.g. down since
+    Prometheus started), under their own labels."""
     by_target = {(t.labels.get("instance", ""), t.labels.get("job", "")): t for t in up}
     joined, named = [], set()
     for node in nodes:
@@ -78,7 +81,7 @@ def join_targets(nodes: list[Series], up: list[Series], selector: str) -> list[S
         named.add(key)
         target = by_target.get(key)
         if target is not None:
-            joined.append(Series(node.labels, target.value, target.timestamp))
+            joined.append(Series({**target.labels, **node.labels}, target.value, target.timestamp))
     if not selector:
         joined += [t for key, t in by_target.items() if key not in named and t.value == 0]
     return joined
@@ -125,7 +128,9 @@ class FleetReader:
         answers = self._ask(asked, at)
         if due:
             self._keep({key: answers.pop(key) for key in slow})
-        elif self._unknown_gpus(answers.get("field:utilization_percent", [])):
+        elif self._unknown_gpus(
+            answers.get("field:utilization_percent", []) + answers.get("field:fb_used_mib", [])
+        ):
             self._keep(self._ask(slow, at))  # a node joined: who and what its GPUs are
         if self._jobs() != jobs or due:  # the targets to ask about are known only now
             answers.update(self._ask(self._target_queries(self._jobs()), at))
@@ -161,11 +166,12 @@ class FleetReader:
             return {}
         return {"up": queries.up_query(jobs), "scrapes": queries.scrape_time_query(jobs)}
 
-    def _unknown_gpus(self, utilization: list[Series]) -> bool:
+    def _unknown_gpus(self, readings: list[Series]) -> bool:
         """Whether a GPU reads now that the slow answers do not know (the labels' answer has
-        every GPU with a utilisation series at its time)."""
+        every GPU with a utilisation or memory series at its time; a MIG GPU has no
+        utilisation)."""
         static = self._static
-        return any(gpu_key(series.labels) not in static for series in utilization)
+        return any(gpu_key(series.labels) not in static for series in readings)
 
     def history(self, node: str, minutes: float, points: int = DEFAULT_POINTS) -> NodeHistory:
         """``node``'s GPUs over the last ``minutes``: one range query per graphed reading for
