@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +24,21 @@ from typing import Any
 def answer(call: Callable[[], Any]) -> Any:
     """The call's value as JSON data, or ``{"error": "NVMLError_…"}``."""
     try:
-        value = call()
+        return plain(call())
     except Exception as error:  # every failure is a finding
         return {"error": type(error).__name__}
+
+
+def plain(value: Any) -> Any:
+    """A binding's answer (ctypes structs, arrays, its process objects) as JSON data."""
     if hasattr(value, "_fields_"):
-        return {name: answer(lambda n=name: getattr(value, n)) for name, _ in value._fields_}
+        return {name: answer(partial(getattr, value, name)) for name, _ in value._fields_}
     if isinstance(value, bytes):
         return value.decode(errors="replace")
-    if isinstance(value, ctypes.Array):
-        return [answer(lambda v=v: v) for v in value]
     if type(value).__name__ == "nvmlFriendlyObject":  # the binding's process entries
-        return {key: answer(lambda v=v: v) for key, v in vars(value).items()}
-    if isinstance(value, tuple | list):
-        return [answer(lambda v=v: v) for v in value]
+        return {key: plain(item) for key, item in vars(value).items()}
+    if isinstance(value, ctypes.Array | tuple | list):
+        return [plain(item) for item in value]
     return value if isinstance(value, int | float | str | bool) or value is None else str(value)
 
 

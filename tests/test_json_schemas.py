@@ -62,7 +62,7 @@ def gpu_tui(tmp_path: Path, machine: str | None, add: tuple[str, ...], *args: st
 
 
 def test_every_schema_is_a_valid_json_schema_with_a_title() -> None:
-    assert len(NAMES) == 7
+    assert len(NAMES) == 8
     for name in NAMES:
         shipped = schema(name)
         jsonschema.Draft202012Validator.check_schema(shipped)
@@ -182,6 +182,6 @@ def test_gpu_tui_schema_prints_each_and_refuses_an_unknown_name(tmp_path: Path) 
     )
     assert done.returncode == 2
     assert done.stderr == (
-        "gpu-tui: no schema named 'infos' (choose from: info, watch, bench, kitchen, guide-fit, "
-        "guide-cost, fleet)\n"
+        "gpu-tui: no schema named 'infos' (choose from: info, watch, check, bench, kitchen, "
+        "guide-fit, guide-cost, fleet)\n"
     )

@@ -9,7 +9,17 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMAND_NAMES = ("info", "watch", "guide", "kitchen", "bench", "export", "fleet", "schema")
+COMMAND_NAMES = (
+    "info",
+    "watch",
+    "check",
+    "guide",
+    "kitchen",
+    "bench",
+    "export",
+    "fleet",
+    "schema",
+)
 """Subcommands in the order ``--help`` lists them; each is ``gpu_tui.commands.<name>``."""
 
 

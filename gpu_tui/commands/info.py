@@ -19,7 +19,7 @@ HELP = "print the hardware inventory: CPU, memory, accelerators and their peaks"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--json", action="store_true", help="print the inventory as JSON (schema_version 1)"
+        "--json", action="store_true", help="print the inventory as JSON (schema_version 2)"
     )
 
 

@@ -20,7 +20,7 @@ import msgspec
 
 from gpu_tui.core.bench.schema import RunFile
 
-NAMES = ("info", "watch", "bench", "kitchen", "guide-fit", "guide-cost", "fleet")
+NAMES = ("info", "watch", "check", "bench", "kitchen", "guide-fit", "guide-cost", "fleet")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 BENCH_TITLE = "gpu-tui bench --json"
 BENCH_DESCRIPTION = (

@@ -536,8 +536,11 @@ class SimulatedLibrary:
         self.hangs: set[str] = set()
         self.binding: Any = None
         """The ``pynvml`` module this library is installed under."""
-        self.pending_xids: list[tuple[int, int]] = []
-        """``(GPU index, XID)`` the driver has raised and no event set has taken yet."""
+        self.pending_xids: list[tuple[int, int]] = [
+            (int(gpu), int(code)) for gpu, code in reading.get("xid_events") or ()
+        ]
+        """``(GPU index, XID)`` the driver has raised and no event set has taken yet (a
+        reading's ``xid_events``: what happens while it is watched)."""
         self._event_sets: dict[int, set[int]] = {}
         """Event-set handle → the GPUs registered on it for XID events."""
         self._gpm_samples: dict[int, tuple[int, float] | None] = {}
@@ -570,6 +573,7 @@ class SimulatedLibrary:
         for device, more in zip(self.devices, extra.pop("devices", []), strict=False):
             device.update(more)
         self.reading.update({k: v for k, v in extra.items() if not k.startswith("_")})
+        self.pending_xids += [(int(gpu), int(code)) for gpu, code in extra.get("xid_events") or ()]
 
     # -- faults ------------------------------------------------------------------------------
 

@@ -1,0 +1,82 @@
+"""``gpu-tui check``: is this GPU server healthy? One line per finding, a verdict as the exit
+status (0 healthy, 1 a check failed, 2 could not check), or JSON with ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from gpu_tui.core.check.findings import FAIL, OK, SKIP, VERDICTS, WARN, Report
+
+NAME = "check"
+HELP = (
+    "is this GPU server healthy? PCIe links, NVLink, ECC, remapped rows, XIDs, throttling, "
+    "driver vs torch, CPU governor, without loading it (exit 0 healthy, 1 a check failed, "
+    "2 could not check)"
+)
+SCHEMA_VERSION = 1
+VERDICT_WORDS = {0: "healthy", 1: "failed", 2: "could not check"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON (schema_version 1)")
+    parser.add_argument(
+        "--all", action="store_true", help="list the checks that passed too, not only a count"
+    )
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "verdict": VERDICT_WORDS[report.exit_status],
+        "exit_status": report.exit_status,
+        "could_not_check": report.could_not_check or None,
+        "gpu_count": report.gpu_count,
+        "counts": {verdict: report.count(verdict) for verdict in VERDICTS},
+        "findings": [
+            {
+                "check": f.check,
+                "gpu": f.gpu,
+                "verdict": f.verdict,
+                "reading": f.reading,
+                "expected": f.expected or None,
+                "why": f.why or None,
+                "fix": f.fix or None,
+            }
+            for f in report.findings
+        ],
+    }
+
+
+def report_lines(report: Report, *, every: bool) -> list[str]:
+    status = report.exit_status
+    head = f"gpu-tui check: {VERDICT_WORDS[status]}"
+    if report.could_not_check:
+        head += f" — {report.could_not_check}"
+    else:
+        warnings = report.count(WARN)
+        head += (
+            f" ({report.gpu_count} GPU{'s' if report.gpu_count != 1 else ''}: "
+            f"{report.count(FAIL)} failed, {warnings} warning{'s' if warnings != 1 else ''}, "
+            f"{report.count(OK)} passed, {report.count(SKIP)} not checked)"
+        )
+    shown = [f.line() for f in report.findings if every or f.verdict != OK]
+    passed = report.count(OK)
+    if passed and not every:
+        checks = "check" if passed == 1 else "checks"
+        shown.append(f"ok   {passed} more {checks} passed (--all lists them)")
+    return [head, *shown]
+
+
+def run(args: argparse.Namespace) -> int:
+    from gpu_tui.core.check.run import run_check
+
+    report = run_check()
+    if args.json:
+        json.dump(report_json(report), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(report_lines(report, every=args.all)) + "\n")
+    return report.exit_status

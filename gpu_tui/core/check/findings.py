@@ -1,0 +1,66 @@
+"""What a check finds: one line of verdict, reading, what it should be, why it matters and the
+fix; and a report's exit status (0 healthy, 1 a check failed, 2 could not check)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OK = "ok"
+WARN = "warn"
+FAIL = "fail"
+SKIP = "skip"
+"""Verdicts. A warning is worth reading but does not fail the node; a skipped check could not
+be read here and says why."""
+VERDICTS = (OK, WARN, FAIL, SKIP)
+
+HEALTHY = 0
+FAILED = 1
+COULD_NOT_CHECK = 2
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check of one GPU (``gpu`` None: of the host)."""
+
+    check: str
+    """A short stable name scripts can match: ``pcie-link``, ``xid``, ``cpu-governor``."""
+    verdict: str
+    reading: str
+    """What was read, in words: ``Gen4 x8``."""
+    expected: str = ""
+    """What it should be: ``Gen5 x16``."""
+    why: str = ""
+    """Why it matters, for a verdict other than OK."""
+    fix: str = ""
+    gpu: int | None = None
+
+    def line(self) -> str:
+        """The finding in one line: ``FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16) — …``."""
+        where = f"gpu{self.gpu} " if self.gpu is not None else ""
+        text = f"{self.verdict.upper():4} {where}{self.check}: {self.reading}"
+        if self.expected and self.verdict != OK:
+            text += f" (should be {self.expected})"
+        if self.verdict in (WARN, FAIL, SKIP) and self.why:
+            text += f" — {self.why}"
+        if self.fix and self.verdict in (WARN, FAIL):
+            text += f"; fix: {self.fix}"
+        return text
+
+
+@dataclass(frozen=True)
+class Report:
+    """Every finding of one run, and whether the GPUs could be checked at all."""
+
+    findings: tuple[Finding, ...]
+    gpu_count: int
+    could_not_check: str = ""
+    """Why the GPUs could not be checked on a machine that has them (exit status 2)."""
+
+    @property
+    def exit_status(self) -> int:
+        if self.could_not_check:
+            return COULD_NOT_CHECK
+        return FAILED if any(f.verdict == FAIL for f in self.findings) else HEALTHY
+
+    def count(self, verdict: str) -> int:
+        return sum(f.verdict == verdict for f in self.findings)

@@ -1,0 +1,69 @@
+"""One passive check of this machine: the inventory, one live reading per GPU (NVML opened once,
+under its call limits), the kernel log's XIDs, and the host's checks, gathered into a report."""
+
+from __future__ import annotations
+
+import glob
+import importlib
+import os
+from collections.abc import Callable
+from types import ModuleType
+
+from gpu_tui.core.check import xid
+from gpu_tui.core.check.findings import SKIP, Finding, Report
+from gpu_tui.core.check.gpu_checks import gpu_findings
+from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.devices import discover
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.devices.nvidia_live import NvmlSession
+
+
+def has_nvidia_device() -> bool:
+    """Whether the NVIDIA kernel driver or its device files are here (so no NVML is a fault)."""
+    return os.path.exists("/proc/driver/nvidia/version") or bool(glob.glob("/dev/nvidia[0-9]*"))
+
+
+def torch_cuda() -> str | Unknown | None:
+    """The CUDA version torch was built for (None: a CPU build; Unknown: no torch)."""
+    try:
+        torch = importlib.import_module("torch")
+    except Exception:  # not installed, or broken: either way it cannot be asked
+        return Unknown("torch is not installed")
+    version = getattr(getattr(torch, "version", None), "cuda", None)
+    return None if version is None else str(version)
+
+
+def run_check(
+    *,
+    nvml: ModuleType | None = None,
+    nvidia_present: Callable[[], bool] = has_nvidia_device,
+    kernel_log: Callable[[], dict[str, list[int]] | str] = xid.kernel_xids,
+    torch_build: Callable[[], str | Unknown | None] = torch_cuda,
+) -> Report:
+    """Check this machine (``nvml`` swaps in another binding; the other arguments say what the
+    machine has, for tests)."""
+    inventory = discover(nvml=nvml)
+    findings: list[Finding] = [
+        driver_and_torch(inventory, torch_build()),
+        cpu_governor(),
+        cpu_turbo(),
+    ]
+    backend = inventory.backends.get("nvml")
+    gpus = [gpu for gpu in inventory.accelerators if not gpu.simulated]
+    if backend is None or not backend.available or not gpus:
+        reason = (backend.reason if backend is not None else "") or "no NVIDIA GPU found"
+        if nvidia_present():
+            return Report(tuple(findings), 0, could_not_check=f"NVML: {reason}")
+        findings.append(Finding("gpus", SKIP, "none", why=f"the GPU checks did not run: {reason}"))
+        return Report(tuple(findings), 0)
+    session = NvmlSession.open(nvml)
+    if not session.status.available:
+        return Report(tuple(findings), len(gpus), could_not_check=str(session.status.reason))
+    try:
+        readings = [session.sample(gpu.index) for gpu in gpus]
+    finally:
+        session.close()
+    kernel = kernel_log()
+    for gpu, reading in zip(gpus, readings, strict=True):
+        findings += gpu_findings(gpu, reading, kernel)
+    return Report(tuple(findings), len(gpus))

@@ -1,0 +1,192 @@
+"""``gpu-tui check`` on recorded HGX H100 nodes, healthy and with one fault each, through the real
+``pynvml`` over the simulated driver; the host's checks; and the verdict as an exit status."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpu_tui.commands.check import report_json, report_lines
+from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
+from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.check.run import run_check
+from gpu_tui.core.devices import discover
+from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.json_schemas import schema
+from tests.conftest import SimulatedNvml
+from tests.fakes.simulated_binding import environment, install_as_pynvml
+
+HEALTHY = ("hgx_h100_8gpu_topology", "hgx_h100_8gpu_training")
+NO_TORCH = Unknown("torch is not installed")
+
+
+def check(
+    simulated_nvml: SimulatedNvml, *fault: str, kernel: dict[str, list[int]] | None = None
+) -> Report:
+    library = simulated_nvml("hgx_h100_8gpu", add=(*HEALTHY, *fault))
+    return run_check(
+        nvml=library.binding,
+        nvidia_present=lambda: True,
+        kernel_log=lambda: kernel or {},
+        torch_build=lambda: NO_TORCH,
+    )
+
+
+def failed(report: Report) -> list[tuple[int | None, str]]:
+    return [(f.gpu, f.check) for f in report.findings if f.verdict == FAIL]
+
+
+def test_a_healthy_node_passes_every_check_of_every_gpu(simulated_nvml: SimulatedNvml) -> None:
+    report = check(simulated_nvml)
+    assert report.exit_status == 0
+    assert report.gpu_count == 8
+    assert failed(report) == []
+    per_gpu = {f.check for f in report.findings if f.gpu == 7}
+    assert per_gpu >= {"pcie-link", "nvlink", "ecc", "remapped-rows", "clocks", "xid"}
+    assert all(f.verdict == OK for f in report.findings if f.gpu is not None)
+
+
+@pytest.mark.parametrize(
+    ("fault", "expected", "words"),
+    [
+        ("hgx_h100_8gpu_check_gen4_x8", [(3, "pcie-link")], "Gen4 x8 (should be Gen5 x16)"),
+        ("hgx_h100_8gpu_check_nvlink_down", [(5, "nvlink")], "16 of 18 links up"),
+        (
+            "hgx_h100_8gpu_check_remap_xid79",
+            [(2, "remapped-rows"), (6, "xid")],
+            "XID 79 (the GPU has fallen off the bus)",
+        ),
+        ("hgx_h100_8gpu_check_thermal", [(1, "clocks"), (1, "temperature")], "thermal slowdown"),
+    ],
+    ids=["gen4-x8", "nvlink-down", "remap-pending-and-xid-79", "thermal"],
+)
+def test_each_faulty_node_names_its_fault_on_the_right_gpu_with_a_fix(
+    simulated_nvml: SimulatedNvml, fault: str, expected: list[tuple[int, str]], words: str
+) -> None:
+    report = check(simulated_nvml, fault)
+    assert report.exit_status == 1
+    assert failed(report) == expected
+    lines = [line for line in report_lines(report, every=False) if line.startswith("FAIL")]
+    assert any(words in line for line in lines), lines
+    assert all("; fix: " in line for line in lines)
+
+
+def test_an_xid_in_the_kernel_log_is_the_gpu_at_that_pci_address(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=HEALTHY)
+    bus = library.devices[4]["pci_bus_id"]  # 00000000:9A:00.0 → the kernel's 0000:9a:00
+    kernel = {bus[-12:-2].lower(): [13, 48]}
+    report = check(simulated_nvml, kernel=kernel)
+    (xid,) = [f for f in report.findings if f.check == "xid" and f.verdict != OK]
+    assert (xid.gpu, xid.verdict) == (4, FAIL)
+    assert xid.reading.startswith("XID 48 (double-bit ECC error")  # the failing one, not 13
+    assert "[13, 48]" in xid.reading
+
+
+def test_a_lost_gpu_fails_and_one_outside_the_job_is_not_checked(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=HEALTHY)
+    library.lose(1)
+    library.no_permission.add(2)
+    report = run_check(nvml=library.binding, kernel_log=lambda: {}, torch_build=lambda: NO_TORCH)
+    by_gpu = {f.gpu: f for f in report.findings if f.check == "openable"}
+    assert by_gpu[1].verdict == FAIL
+    assert by_gpu[2].verdict == SKIP
+    assert "cgroup" in by_gpu[2].reading
+    assert report.exit_status == 1
+
+
+def test_without_nvml_a_gpu_machine_could_not_be_checked_and_a_cpu_machine_is_fine(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("h200")
+    library.fail_init("DriverNotLoaded")
+    gpu_server = run_check(
+        nvml=library.binding, nvidia_present=lambda: True, torch_build=lambda: NO_TORCH
+    )
+    assert gpu_server.exit_status == 2
+    assert gpu_server.could_not_check.startswith("NVML: ")
+    assert report_lines(gpu_server, every=False)[0].startswith("gpu-tui check: could not check")
+    laptop = run_check(
+        nvml=library.binding, nvidia_present=lambda: False, torch_build=lambda: NO_TORCH
+    )
+    assert laptop.exit_status == 0
+    (skipped,) = [f for f in laptop.findings if f.check == "gpus"]
+    assert skipped.verdict == SKIP
+    assert skipped.why.startswith("the GPU checks did not run: ")
+
+
+def test_torch_built_for_a_newer_cuda_than_the_driver_fails(simulated_nvml: SimulatedNvml) -> None:
+    inventory = discover(nvml=simulated_nvml("hgx_h100_8gpu").binding)  # driver: CUDA 12.7
+    assert driver_and_torch(inventory, "12.8").verdict == FAIL
+    assert driver_and_torch(inventory, "12.4").verdict == OK
+    assert driver_and_torch(inventory, None).verdict == WARN  # a CPU build on a GPU node
+
+
+def test_cpu_governor_and_turbo_from_sysfs(tmp_path: Path) -> None:
+    for core, governor in enumerate(["performance", "powersave", "powersave"]):
+        folder = tmp_path / f"cpu{core}" / "cpufreq"
+        folder.mkdir(parents=True)
+        (folder / "scaling_governor").write_text(governor + "\n")
+    found = cpu_governor(tmp_path)
+    assert (found.verdict, found.reading) == (WARN, "powersave on 2 of 3 cores")
+    assert cpu_turbo(tmp_path).verdict == SKIP
+    (tmp_path / "intel_pstate").mkdir()
+    (tmp_path / "intel_pstate" / "no_turbo").write_text("1\n")
+    assert cpu_turbo(tmp_path).verdict == WARN
+    (tmp_path / "intel_pstate" / "no_turbo").write_text("0\n")
+    assert cpu_turbo(tmp_path).verdict == OK
+    assert cpu_governor(tmp_path / "missing").verdict == SKIP
+
+
+def test_the_json_report_is_the_findings_under_the_shipped_schema(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    import jsonschema
+
+    report = check(simulated_nvml, "hgx_h100_8gpu_check_thermal")
+    document = report_json(report)
+    jsonschema.validate(document, schema("check"))
+    assert (document["verdict"], document["exit_status"]) == ("failed", 1)
+    assert document["counts"]["fail"] == 2
+    assert len(document["findings"]) == len(report.findings)
+
+
+def test_the_command_exits_1_and_names_the_fault_on_a_faulty_node(tmp_path: Path) -> None:
+    shim = tmp_path / "shim"
+    install_as_pynvml(shim)
+    env = environment(shim, reading="hgx_h100_8gpu", add=[*HEALTHY, "hgx_h100_8gpu_check_gen4_x8"])
+    done = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "check"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.startswith("gpu-tui check: failed (8 GPUs: 1 failed")
+    assert "FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16)" in done.stdout
+    assert done.stderr == ""
+    as_json = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "check", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert as_json.returncode == 1
+    assert json.loads(as_json.stdout)["counts"]["fail"] == 1
+
+
+def test_a_finding_is_one_line_with_what_it_should_be_and_the_fix() -> None:
+    finding = Finding("pcie-link", FAIL, "Gen4 x8", "Gen5 x16", "slower copies", "reseat it", gpu=3)
+    assert finding.line() == (
+        "FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16) — slower copies; fix: reseat it"
+    )
+    assert Finding("mig", OK, "off", gpu=0).line() == "OK   gpu0 mig: off"
