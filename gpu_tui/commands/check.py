@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import Any
 
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, VERDICTS, WARN, Report
@@ -27,9 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def report_json(report: Report) -> dict[str, Any]:
+def report_json(report: Report, timestamp: float) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
+        "timestamp": timestamp,
         "verdict": VERDICT_WORDS[report.exit_status],
         "exit_status": report.exit_status,
         "could_not_check": report.could_not_check or None,
@@ -71,11 +73,16 @@ def report_lines(report: Report, *, every: bool) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from gpu_tui.core.check import last_check
     from gpu_tui.core.check.run import run_check
 
     report = run_check()
+    document = report_json(report, time.time())
+    trouble = last_check.save(document)  # for gpu-tui export and the fleet; never fatal
+    if trouble:
+        print(f"gpu-tui check: warning: {trouble}", file=sys.stderr)
     if args.json:
-        json.dump(report_json(report), sys.stdout, indent=2)
+        json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         sys.stdout.write("\n".join(report_lines(report, every=args.all)) + "\n")

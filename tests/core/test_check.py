@@ -151,7 +151,7 @@ def test_the_json_report_is_the_findings_under_the_shipped_schema(
     import jsonschema
 
     report = check(simulated_nvml, "hgx_h100_8gpu_check_thermal")
-    document = report_json(report)
+    document = report_json(report, 1_800_000_000.0)
     jsonschema.validate(document, schema("check"))
     assert (document["verdict"], document["exit_status"]) == ("failed", 1)
     assert document["counts"]["fail"] == 2

@@ -58,14 +58,20 @@ def prometheus_binary() -> str:
     needs.missing(reason)
 
 
-def start_exporter(node: str, *extra: str) -> tuple[subprocess.Popen[bytes], int]:
-    """``gpu-tui export --demo --node NODE`` on a free loopback port; returns it and the port."""
-    process, port, _ = start_exporter_logged(node, *extra)
+def start_exporter(
+    node: str, *extra: str, data_dir: Path | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``gpu-tui export --demo --node NODE`` on a free loopback port; returns it and the port.
+    ``data_dir``: where it finds its last health check (default: the test's own)."""
+    process, port, _ = start_exporter_logged(node, *extra, data_dir=data_dir)
     return process, port
 
 
-def start_exporter_logged(node: str, *extra: str) -> tuple[subprocess.Popen[bytes], int, str]:
+def start_exporter_logged(
+    node: str, *extra: str, data_dir: Path | None = None
+) -> tuple[subprocess.Popen[bytes], int, str]:
     """As ``start_exporter``, with what it wrote on stderr up to the line naming its address."""
+    env = None if data_dir is None else {**os.environ, "GPU_TUI_DATA_DIR": str(data_dir)}
     process = subprocess.Popen(
         [
             sys.executable,
@@ -83,6 +89,7 @@ def start_exporter_logged(node: str, *extra: str) -> tuple[subprocess.Popen[byte
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        env=env,
     )
     assert process.stderr is not None
     deadline = time.monotonic() + 20

@@ -11,12 +11,23 @@ import subprocess
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
+from gpu_tui.commands.check import report_json
+from gpu_tui.core.check import last_check
+from gpu_tui.core.check.run import run_check
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.nvidia_live import NvmlSession
-from gpu_tui.core.fleet.exporter import TEXT_FORMAT, ExporterHealth, MetricsPage, MetricsServer
+from gpu_tui.core.fleet.exporter import (
+    TEXT_FORMAT,
+    ExporterHealth,
+    MetricsPage,
+    MetricsServer,
+    check_families,
+    render,
+)
 from gpu_tui.core.fleet.exposition import identities
 from gpu_tui.core.monitor.sampler import Sampler
 from tests import needs
@@ -163,3 +174,29 @@ def test_promtool_finds_nothing_wrong_but_what_dcgm_exporter_s_names_bring(
     assert unexpected == []
     ours = [line for line in findings if line.startswith("gpu_tui_")]
     assert all(line.endswith(INHERITED_LINT[0]) for line in ours)  # our counters end in _total
+
+
+def test_the_last_health_check_is_served_per_gpu_and_a_corrupt_one_is_not(
+    simulated_nvml: SimulatedNvml, tmp_path: Path
+) -> None:
+    library = simulated_nvml(
+        "hgx_h100_8gpu",
+        add=("hgx_h100_8gpu_topology", "hgx_h100_8gpu_training", "hgx_h100_8gpu_check_thermal"),
+    )
+    report = run_check(nvml=library.binding, kernel_log=dict, torch_build=lambda: None)
+    saved = tmp_path / "last.json"
+    assert last_check.save(report_json(report, 1_800_000_000.0), saved) is None
+    gpus = identities(discover(nvml=library.binding))
+    got = series(render(check_families(last_check.load(saved), gpus, "gpu-node-7")).decode())
+    assert got["gpu_tui_check_status"] == [({"Hostname": "gpu-node-7"}, 1.0)]
+    assert got["gpu_tui_check_timestamp_seconds"][0][1] == 1_800_000_000.0
+    per_gpu = {labels.get("gpu"): value for labels, value in got["gpu_tui_check_failures"]}
+    assert per_gpu == {**{str(i): 0.0 for i in range(8)}, "1": 2.0, None: 0.0}  # clocks, temp
+    for hostile in (b"{", b'{"schema_version": 9}', b"[" * 100_000, b"x" * (2 << 20)):
+        saved.write_bytes(hostile)
+        refused = last_check.load(saved)
+        assert isinstance(refused, str)
+        assert check_families(refused, gpus, "n") == []
+    assert last_check.load(tmp_path / "none.json") == (
+        "no check has run on this machine (gpu-tui check)"
+    )

@@ -19,6 +19,9 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
+from gpu_tui.commands.check import report_json
+from gpu_tui.core.check import last_check
+from gpu_tui.core.check.findings import FAIL, OK, Finding, Report
 from gpu_tui.core.fleet.fleet_json import snapshot_json
 from gpu_tui.core.fleet.grid import grid_rows, summary
 from gpu_tui.core.fleet.history import latest
@@ -85,13 +88,30 @@ def read_json(url: str, selector: str = "", idle_minutes: float = 15) -> dict[st
     return document
 
 
+def kept_check(folder: Path, status: int, age_seconds: float) -> Path:
+    """A data dir holding a node's last ``gpu-tui check``: healthy, or GPU 0's PCIe link
+    failed, ``age_seconds`` ago."""
+    failing = Finding("pcie-link", FAIL, "Gen4 x8", "Gen5 x16", gpu=0)
+    findings = (failing,) if status == 1 else (Finding("pcie-link", OK, "Gen5 x16", gpu=0),)
+    document = report_json(Report(findings, gpu_count=1), time.time() - age_seconds)
+    assert last_check.save(document, folder / "checks" / "last.json") is None
+    return folder
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Prometheus scraping three demo exporters (one stopped once scraped, so it is down), the
     recorded pages (``PAGES``) and a target where nothing ever answers; yields the Prometheus
     URL."""
     binary = harness.prometheus_binary()
-    exporters = [harness.start_exporter(node) for node in ("gpu-a", "gpu-b", "gpu-c")]
+    checked = {
+        node: kept_check(tmp_path_factory.mktemp(node), status, age)
+        for node, status, age in (("gpu-a", 0, 2 * 86400.0), ("gpu-b", 1, 600.0))
+    }
+    exporters = [
+        harness.start_exporter(node, data_dir=checked.get(node))
+        for node in ("gpu-a", "gpu-b", "gpu-c")
+    ]
     pages = [name for names in PAGES.values() for name in names]
     bodies = {name: (FIXTURES / f"{name}.metrics").read_bytes() for name in pages}
     utilisation = 3 + sum(body.count(b"\nDCGM_FI_DEV_GPU_UTIL{") for body in bodies.values())
@@ -146,6 +166,25 @@ def test_demo_exporters_show_as_nodes_with_their_simulated_gpu(cluster: str) -> 
         assert gpu["temperature_slowdown_c"] == 87
         assert 0 <= gpu["utilization_percent"] <= 100
         assert gpu["labels"]["job"] == "gpu-tui"
+
+
+def test_a_node_whose_last_check_failed_or_is_stale_is_flagged_on_that_node(
+    cluster: str,
+) -> None:
+    nodes = by_node(fleet_json(cluster))
+    failed, stale = nodes["gpu-b"]["check"], nodes["gpu-a"]["check"]
+    assert (failed["status"], failed["problem"]) == (1, "check failed")
+    assert 590 < failed["age_seconds"] < 900
+    assert (stale["status"], stale["problem"]) == (0, "check stale")
+    assert nodes["dgx-a07"]["check"] is None  # dcgm-exporter serves no check: none is shown
+    text = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "fleet", "--prometheus", cluster],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    (line,) = [line for line in text.splitlines() if line.startswith("gpu-b  ")]
+    assert line.endswith(", CHECK FAILED")
 
 
 def test_a_stopped_exporter_is_shown_down_not_missing(cluster: str) -> None:
@@ -275,7 +314,9 @@ async def test_the_pane_opens_a_node_and_draws_its_history_from_the_server(clust
             await pilot.pause(0.05)
         names = [node.name for node in pane.snapshot.nodes]
         grid = app.query_one("#fleet-grid", DataTable)
-        grid.move_cursor(row=[row.name for row in grid_rows(pane.snapshot, 0)].index("dgx-a07"))
+        grid.move_cursor(
+            row=[row.name for row in grid_rows(pane.snapshot, time.time())].index("dgx-a07")
+        )
         assert "dgx-a07" in names
         await pilot.press("enter")
         while pane.history is None and not pane.history_error:

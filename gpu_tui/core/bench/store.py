@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,17 +12,8 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import Destination
 from gpu_tui.core.bench.results import BenchResult, to_csv
 from gpu_tui.core.bench.schema import SchemaError, printable, read_json
+from gpu_tui.core.data_dir import data_dir
 from gpu_tui.core.errors import UsageError
-
-
-def data_dir() -> Path:
-    """``$GPU_TUI_DATA_DIR``, else ``$XDG_DATA_HOME/gpu-tui``, else ``~/.local/share/gpu-tui``."""
-    override = os.environ.get("GPU_TUI_DATA_DIR")
-    if override:
-        return Path(override)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return base / "gpu-tui"
 
 
 def results_dir() -> Path:

@@ -21,6 +21,8 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from prometheus_client import utils
 
 from gpu_tui import __version__
+from gpu_tui.core.check.last_check import LastCheck
+from gpu_tui.core.check.last_check import load as load_last_check
 from gpu_tui.core.fleet import dcgm_names
 from gpu_tui.core.fleet.exposition import Family, GpuIdentity, families
 from gpu_tui.core.monitor.samples import Sample
@@ -102,8 +104,37 @@ class ExporterHealth:
         return out
 
 
+def check_families(
+    last: LastCheck | str, gpus: tuple[GpuIdentity, ...], hostname: str
+) -> list[Family]:
+    """This node's last ``gpu-tui check``: when, its verdict, and the failures per GPU and of
+    the host (none when no check has run, or its file cannot be trusted)."""
+    if isinstance(last, str):
+        return []
+    node = {dcgm_names.LABEL_HOSTNAME: hostname}
+    failures = [(gpu.labels(hostname), float(last.failures(gpu.index))) for gpu in gpus]
+    return [
+        Family(
+            dcgm_names.CHECK_TIMESTAMP,
+            "When this node's last gpu-tui check ran (seconds since the epoch).",
+            samples=[(node, last.timestamp)],
+        ),
+        Family(
+            dcgm_names.CHECK_STATUS,
+            "The last gpu-tui check's verdict: 0 healthy, 1 a check failed, 2 could not check.",
+            samples=[(node, float(last.exit_status))],
+        ),
+        Family(
+            dcgm_names.CHECK_FAILURES,
+            "Checks that failed in the last gpu-tui check, per GPU (and of the host).",
+            samples=[*failures, (node, float(last.failures(None)))],
+        ),
+    ]
+
+
 class MetricsPage:
-    """The page a scrape gets: every GPU family of the newest reading, then the exporter's own."""
+    """The page a scrape gets: every GPU family of the newest reading, the last health check,
+    then the exporter's own."""
 
     def __init__(
         self,
@@ -111,14 +142,20 @@ class MetricsPage:
         gpus: tuple[GpuIdentity, ...],
         hostname: str,
         health: ExporterHealth,
+        last_check: Callable[[], LastCheck | str] = load_last_check,
     ) -> None:
         self._latest = latest
         self._gpus = gpus
         self._hostname = hostname
         self._health = health
+        self._last_check = last_check
 
     def families(self) -> list[Family]:
-        return [*families(self._latest(), self._gpus, self._hostname), *self._health.families()]
+        return [
+            *families(self._latest(), self._gpus, self._hostname),
+            *check_families(self._last_check(), self._gpus, self._hostname),
+            *self._health.families(),
+        ]
 
     def render(self) -> bytes:
         return render(self.families())

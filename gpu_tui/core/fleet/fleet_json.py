@@ -79,6 +79,13 @@ def node_json(node: FleetNode, now: float) -> dict[str, Any]:
         "up": node.up,
         "instances": node.instances,
         "last_scrape_age_seconds": _age(now, node.last_scrape_time),
+        "check": None
+        if node.check_status is None
+        else {
+            "status": node.check_status,
+            "age_seconds": _age(now, node.check_time),
+            "problem": node.check_problem(now) or None,
+        },
         "gpus": [gpu_json(gpu, now) for gpu in node.gpus],
     }
 

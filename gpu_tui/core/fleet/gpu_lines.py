@@ -66,7 +66,11 @@ def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
     for node in snapshot.nodes:
         state = {True: "up", False: "DOWN", None: "no target"}[node.up]
         scraped = None if node.last_scrape_time is None else now - node.last_scrape_time
-        lines.append(f"{node.name}  {state}, scraped {format_age(scraped)}, {len(node.gpus)} GPUs")
+        problem = node.check_problem(now)
+        lines.append(
+            f"{node.name}  {state}, scraped {format_age(scraped)}, {len(node.gpus)} GPUs"
+            + (f", {problem.upper()}" if problem else "")
+        )
         for gpu in node.gpus:
             lines.append(gpu_line(gpu))
             lines.extend(mig_line(instance) for instance in gpu.mig_instances)

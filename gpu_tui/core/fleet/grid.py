@@ -46,10 +46,18 @@ class NodeRow:
     simulated: bool
     who: str
     """Models, namespaces/pods and jobs, for reading and for the filter."""
+    check: str = ""
+    """What is wrong with the node's last ``gpu-tui check`` (empty: nothing, or none ran)."""
 
     @property
     def issues(self) -> int:
-        return (self.state != "up") * 1000 + self.erroring * 100 + self.hot * 10 + self.throttled
+        return (
+            (self.state != "up") * 1000
+            + bool(self.check) * 500
+            + self.erroring * 100
+            + self.hot * 10
+            + self.throttled
+        )
 
     @property
     def flags(self) -> str:
@@ -60,6 +68,8 @@ class NodeRow:
             words.append(f"{self.throttled}thr")
         if self.erroring:
             words.append(f"{self.erroring}xid")
+        if self.check:
+            words.append(self.check.replace("check ", "check:"))
         return " ".join(words)
 
     def cells(self) -> tuple[str, ...]:
@@ -147,6 +157,7 @@ def node_row(node: FleetNode, now: float) -> NodeRow:
         erroring=erroring,
         simulated=simulated,
         who=" ".join(who),
+        check=node.check_problem(now),
     )
 
 

@@ -27,6 +27,8 @@ THROTTLE_MASK = 0x4 | 0x8 | 0x20 | 0x40 | 0x80 | 0x200 | 0x400
 brake, board and reliability limits (not idle, application clocks, sync boost or display)."""
 IDLE_MAX_UTIL = 1.0
 IDLE_MIN_USED_MIB = 1024.0
+CHECK_STALE_SECONDS = 24 * 3600.0
+"""A node's last ``gpu-tui check`` older than a day no longer vouches for it."""
 
 
 @dataclass
@@ -119,6 +121,22 @@ class FleetNode:
     """False: Prometheus's last scrape of it failed; None: no target found for it."""
     last_scrape_time: float | None = None
     gpus: list[FleetGpu] = field(default_factory=list)
+    check_status: int | None = None
+    """The last ``gpu-tui check``'s verdict (0 healthy, 1 failed, 2 could not check); None
+    where no check was exported."""
+    check_time: float | None = None
+
+    def check_problem(self, now: float) -> str:
+        """What is wrong with this node's last check, in words (empty when nothing is)."""
+        if self.check_status is None:
+            return ""
+        if self.check_status == 1:
+            return "check failed"
+        if self.check_status == 2:
+            return "check could not run"
+        if self.check_time is not None and now - self.check_time > CHECK_STALE_SECONDS:
+            return "check stale"
+        return ""
 
 
 @dataclass(frozen=True)
@@ -334,6 +352,7 @@ def build_snapshot(
     targets: list[Series],
     scrapes: list[Series],
     idle: list[Series],
+    checks: tuple[list[Series], list[Series]] = ([], []),
 ) -> FleetSnapshot:
     """Join the answers into nodes → GPUs (GPUs keyed by node and ``gpu`` label).
 
@@ -376,6 +395,13 @@ def build_snapshot(
         stamp = scrape_times.get((instance, series.labels.get("job", "")))
         if stamp is not None and (node.last_scrape_time is None or stamp < node.last_scrape_time):
             node.last_scrape_time = stamp  # the stalest of its targets
+    statuses, times = checks
+    for series in statuses:
+        if node_name(series.labels) in nodes:
+            nodes[node_name(series.labels)].check_status = int(series.value)
+    for series in times:
+        if node_name(series.labels) in nodes:
+            nodes[node_name(series.labels)].check_time = series.value
     for node in nodes.values():
         node.gpus.sort(key=_gpu_sort_key)
     idle_gpus = sorted(

@@ -277,6 +277,19 @@ def idle_query(selector: str, window: str, max_util: float, min_used_mib: float)
     )
 
 
+def check_queries(selector: str) -> dict[str, str]:
+    """Each node's last ``gpu-tui check`` (served by ``gpu-tui export``): its verdict and
+    when it ran, one series per node (asked at the slow pace: a check runs rarely)."""
+
+    def one(name: str) -> str:
+        return per_gpu(selector, lambda s: f"{name}{s}")
+
+    return {
+        "check_status": one(dcgm_names.CHECK_STATUS),
+        "check_time": one(dcgm_names.CHECK_TIMESTAMP),
+    }
+
+
 HISTORY_NAMES = {
     "utilization_percent": dcgm_names.GPU_UTIL,
     "fb_used_mib": dcgm_names.FB_USED,

@@ -121,6 +121,7 @@ class FleetReader:
             "labels": queries.labels_query(s),
             "nodes": queries.target_nodes_query(s),
             "idle": queries.idle_query(s, self.window, IDLE_MAX_UTIL, IDLE_MIN_USED_MIB),
+            **queries.check_queries(s),
         }
         due = self._slow_at is None or time.monotonic() - self._slow_at >= self.slow_seconds
         jobs = self._jobs()
@@ -144,6 +145,7 @@ class FleetReader:
             targets=join_targets(self._slow["nodes"], answers.get("up", []), s),
             scrapes=answers.get("scrapes", []),
             idle=self._slow["idle"],
+            checks=(self._slow.get("check_status", []), self._slow.get("check_time", [])),
         )
         snapshot.query_seconds = time.perf_counter() - started
         return snapshot
