@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with GPU_TUI_PROMETHEUS_PASSWORD(_FILE), never from the command line",
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the fleet as JSON (schema_version 1)"
+        "--json", action="store_true", help="print the fleet as JSON (schema_version 2)"
     )
     parser.add_argument(
         "--match",

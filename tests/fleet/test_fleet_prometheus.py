@@ -152,7 +152,7 @@ def by_node(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_demo_exporters_show_as_nodes_with_their_simulated_gpu(cluster: str) -> None:
     document = fleet_json(cluster)
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     nodes = by_node(document)
     for name in ("gpu-a", "gpu-b"):
         node = nodes[name]

@@ -1,4 +1,4 @@
-"""A fleet snapshot as JSON (``gpu-tui fleet --json``), schema_version 1.
+"""A fleet snapshot as JSON (``gpu-tui fleet --json``), schema_version 2.
 
 Units are in the field names (``_bytes``, ``_watts``, ``_c`` degrees Celsius, ``_mhz``,
 ``_percent``, ``_seconds``; times are Unix seconds); a field the exporter does not report is
@@ -16,7 +16,7 @@ from typing import Any
 from gpu_tui.core.fleet import model
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode, FleetSnapshot, MigInstance
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def _age(now: float, then: float | None) -> float | None:
@@ -95,7 +95,7 @@ def snapshot_json(snapshot: FleetSnapshot) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "prometheus": snapshot.prometheus,
-        "time": snapshot.time,
+        "timestamp": snapshot.time,
         "selector": snapshot.selector or None,
         "query_seconds": round(snapshot.query_seconds, 3),
         "thresholds": {
