@@ -7,9 +7,12 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, VERDICTS, WARN, Report
+
+if TYPE_CHECKING:
+    from gpu_tui.core.bench.document import RunDocument
 
 NAME = "check"
 HELP = (
@@ -25,6 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON (schema_version 1)")
     parser.add_argument(
         "--all", action="store_true", help="list the checks that passed too, not only a count"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=(
+            "also measure, in about half a minute: GEMM, memory bandwidth and host↔GPU copies "
+            "of each GPU (and the CPU), against its peak and against the other GPUs (needs "
+            "PyTorch)"
+        ),
     )
 
 
@@ -76,7 +88,15 @@ def run(args: argparse.Namespace) -> int:
     from gpu_tui.core.check import last_check
     from gpu_tui.core.check.run import run_check
 
-    report = run_check()
+    measure = None
+    if args.quick:
+        from gpu_tui.core.check.active import run_quick
+
+        def measure() -> RunDocument:
+            print("gpu-tui check: measuring (about half a minute) …", file=sys.stderr, flush=True)
+            return run_quick(getattr(args, "bench_python", None))
+
+    report = run_check(measure=measure)
     document = report_json(report, time.time())
     trouble = last_check.save(document)  # for gpu-tui export and the fleet; never fatal
     if trouble:

@@ -7,10 +7,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gpu_tui.commands.check import report_json, report_lines
+from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
 from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.check.run import run_check
@@ -190,3 +194,78 @@ def test_a_finding_is_one_line_with_what_it_should_be_and_the_fix() -> None:
         "FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16) — slower copies; fix: reseat it"
     )
     assert Finding("mig", OK, "off", gpu=0).line() == "OK   gpu0 mig: off"
+
+
+def result(device: str, value: float, percent: float | None, **more: Any) -> BenchResult:
+    fields: dict[str, Any] = {
+        "benchmark": "gemm",
+        "variant": "mm",
+        "dtype": "bf16",
+        "params": {"m": 8192, "n": 8192, "k": 8192},
+        "median_seconds": 0.01,
+        "p20_seconds": 0.01,
+        "p80_seconds": 0.01,
+        "repeats": 10,
+        "unit": "GFLOP/s",
+    } | more
+    return BenchResult(device=device, value=value, percent_of_peak=percent, **fields)
+
+
+def run_of(*results: BenchResult, skipped: list[dict[str, Any]] | None = None) -> RunDocument:
+    document = RunDocument("quick", 0.3, "2026-12-07T00:00:00+0000", plan={})
+    document.results = list(results)
+    document.skipped = skipped or []
+    document.environment = {
+        "telemetry": {"devices": {f"cuda:{i}": {"nvml_index": 7 - i} for i in range(4)}}
+    }
+    return document
+
+
+def test_a_gpu_ten_percent_below_its_siblings_fails_even_near_its_peak() -> None:
+    document = run_of(
+        result("cuda:0", 700_000, 70.8),
+        result("cuda:1", 705_000, 71.3),
+        result("cuda:2", 600_000, 60.7),  # 14 % below the others: an outlier
+        result("cuda:3", 698_000, 70.6),
+        result("cuda:2", 900_000, None, dtype="fp32"),  # the bf16 figure stands for a GPU
+    )
+    findings = active_findings(document)
+    assert [(f.gpu, f.check) for f in findings if f.verdict == FAIL] == [(5, "gemm")]
+    (outlier,) = [f for f in findings if f.verdict == FAIL]
+    assert outlier.why.startswith("14 % below the median of the other GPUs")
+    assert outlier.reading == "600,000 GFLOP/s bf16, 61 % of peak"
+
+
+def test_above_the_peak_says_the_peak_s_clock_is_wrong_and_throttling_is_named() -> None:
+    throttled = {"throttle_reasons": ["power cap"]}
+    findings = active_findings(
+        run_of(
+            result("cpu", 300, 128.0, dtype="fp32"),
+            result("cuda:0", 200_000, 20.0, telemetry=throttled),
+            skipped=[{"benchmark": "transfer", "device": "gpu", "reason": "no pinned memory"}],
+        )
+    )
+    by_check = {f.check: f for f in findings}
+    assert by_check["cpu-gemm"].verdict == WARN
+    assert "the clock it assumes is lower" in by_check["cpu-gemm"].why
+    assert by_check["gemm"].verdict == WARN
+    assert by_check["gemm"].reading.endswith("(throttled while measured: power cap)")
+    assert by_check["gpu-measurements"].why.endswith("no pinned memory")
+
+
+def test_check_quick_measures_the_cpu_here_and_says_why_no_gpu_was_measured() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "check", "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "measuring" in done.stderr
+    document = json.loads(done.stdout)
+    import jsonschema
+
+    jsonschema.validate(document, schema("check"))
+    checks = {f["check"]: f for f in document["findings"]}
+    assert checks["cpu-gemm"]["reading"].endswith("% of peak")
+    assert checks["gpu-measurements"]["verdict"] == "skip"

@@ -9,7 +9,9 @@ import os
 from collections.abc import Callable
 from types import ModuleType
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.check import xid
+from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import SKIP, Finding, Report
 from gpu_tui.core.check.gpu_checks import gpu_findings
 from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
@@ -39,9 +41,25 @@ def run_check(
     nvidia_present: Callable[[], bool] = has_nvidia_device,
     kernel_log: Callable[[], dict[str, list[int]] | str] = xid.kernel_xids,
     torch_build: Callable[[], str | Unknown | None] = torch_cuda,
+    measure: Callable[[], RunDocument] | None = None,
 ) -> Report:
     """Check this machine (``nvml`` swaps in another binding; the other arguments say what the
-    machine has, for tests)."""
+    machine has, for tests). ``measure``: the active checks' run (``active.run_quick``), after
+    the passive checks; left out, none runs."""
+    report = _passive(nvml, nvidia_present, kernel_log, torch_build)
+    if measure is None or report.could_not_check:
+        return report
+    return Report(
+        (*report.findings, *active_findings(measure())), report.gpu_count, report.could_not_check
+    )
+
+
+def _passive(
+    nvml: ModuleType | None,
+    nvidia_present: Callable[[], bool],
+    kernel_log: Callable[[], dict[str, list[int]] | str],
+    torch_build: Callable[[], str | Unknown | None],
+) -> Report:
     inventory = discover(nvml=nvml)
     findings: list[Finding] = [
         driver_and_torch(inventory, torch_build()),
