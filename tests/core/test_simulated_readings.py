@@ -50,9 +50,16 @@ def merged(setup: str) -> dict[str, Any]:
     base, extras = SETUPS[setup]
     data = recorded(base)
     for extra in extras:
-        for device, more in zip(data["devices"], recorded(extra)["devices"], strict=False):
+        more_data = recorded(extra)
+        for device, more in zip(data["devices"], more_data.pop("devices"), strict=False):
             device.update(more)
+        data.update({k: v for k, v in more_data.items() if not k.startswith("_")})
     return data
+
+
+def locked(setup: str) -> set[int]:
+    """The GPUs a reading puts outside the job's cgroup (``no_permission``)."""
+    return {int(gpu) for gpu in merged(setup).get("no_permission") or ()}
 
 
 def node_set(node: Any) -> Any:
@@ -148,7 +155,9 @@ def pcie_pair(key: str, at_index: int) -> Expect:
 
 CALLS: dict[str, Call] = {
     "nvmlDeviceGetName": Call(lambda h, _: pynvml.nvmlDeviceGetName(h), lambda d, i, n: d["name"]),
-    "nvmlDeviceGetUUID": Call(lambda h, _: pynvml.nvmlDeviceGetUUID(h), lambda d, i, n: d["uuid"]),
+    "nvmlDeviceGetUUID": Call(
+        lambda h, _: pynvml.nvmlDeviceGetUUID(h), lambda d, i, n: at(d, "uuid")
+    ),
     "nvmlDeviceGetPciInfo": Call(
         lambda h, _: pci_fields(pynvml.nvmlDeviceGetPciInfo(h)), lambda d, i, n: bus_fields(d)
     ),
@@ -382,12 +391,18 @@ def outcome(call: Callable[[], Any]) -> Any:
 def test_every_call_returns_the_recorded_value(setup: str, branch: str) -> None:
     """One test per reading and branch (each call a test of its own would be 1,500 items that
     cost more to schedule than to run); the failures name every call that went wrong."""
-    devices = merged(setup)["devices"]
+    every = merged(setup)["devices"]
+    outside = locked(setup)
+    devices = [d for i, d in enumerate(every) if i not in outside]  # the GPUs the job may open
     base, extras = SETUPS[setup]
     wrong: dict[str, tuple[list[Any], list[Any]]] = {}
     with driver(base, branch, add=extras):
         pynvml.nvmlInit()
-        handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(len(devices))]
+        refused = [outcome(partial(pynvml.nvmlDeviceGetHandleByIndex, i)) for i in sorted(outside)]
+        assert refused == ["NoPermission"] * len(outside)
+        handles = [
+            pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(len(every)) if i not in outside
+        ]
         for name, spec in CALLS.items():
             got = [outcome(lambda h=h, spec=spec: spec.run(h, handles)) for h in handles]
             if spec.needs is not None and not BRANCHES[branch].exports(spec.needs):

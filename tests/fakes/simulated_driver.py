@@ -508,8 +508,9 @@ class SimulatedLibrary:
             f"{self.cuda_driver_version // 1000}.{self.driver_version}"
         )
         self.devices: list[dict[str, Any]] = reading["devices"]
-        self.no_permission: set[int] = set()
-        """GPUs outside this job's cgroup: counted, but their handles cannot be opened."""
+        self.no_permission: set[int] = {int(gpu) for gpu in reading.get("no_permission") or ()}
+        """GPUs outside this job's cgroup: counted, but their handles cannot be opened (a
+        reading's ``no_permission``: the GPU indices a Slurm/cgroup job may not open)."""
         self.lost: set[int] = set()
         """GPUs fallen off the bus: their handles and every call on them say GPU_IS_LOST."""
         self.lost_at_handle: set[int] = set()
@@ -574,6 +575,7 @@ class SimulatedLibrary:
             device.update(more)
         self.reading.update({k: v for k, v in extra.items() if not k.startswith("_")})
         self.pending_xids += [(int(gpu), int(code)) for gpu, code in extra.get("xid_events") or ()]
+        self.no_permission.update(int(gpu) for gpu in extra.get("no_permission") or ())
 
     # -- faults ------------------------------------------------------------------------------
 
