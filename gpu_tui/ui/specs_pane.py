@@ -1,14 +1,22 @@
-"""The Specs pane: a browsable spec sheet of the CPU, memory and each accelerator."""
+"""The Specs pane: a browsable spec sheet of the CPU, memory and each accelerator, and the
+machine's health check (run when its entry is first opened, off the event loop; ``c`` checks
+again, with measurements)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, OptionList
 from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
+from gpu_tui.core.check.findings import Report
+from gpu_tui.core.check.health_sheet import health_section
 from gpu_tui.core.devices.compare import Comparison, compare_accelerator, compare_cpu
 from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.model import Inventory
@@ -25,11 +33,23 @@ FIELD_WIDTH = 18
 class SpecsPane(Pane, can_focus=False):
     """Devices on the left, the selected device's fields on the right, an explanation below."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "c",
+            "check",
+            "Check health",
+            tooltip="check this machine's health again, measuring GEMM, bandwidth and copies",
+        ),
+    ]
+
     def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
         super().__init__(config, id=id)
         self.sections: tuple[SpecSection, ...] = ()
         self.comparisons: tuple[tuple[Comparison, ...], ...] = ()
         self._value_width = 0
+        self.health: Report | None = None
+        """The last health check (None: none has finished yet)."""
+        self.checking = False
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -53,13 +73,14 @@ class SpecsPane(Pane, can_focus=False):
     def watch_inventory(self, inventory: Inventory | None) -> None:
         if inventory is None:
             return
-        self.sections = spec_sheet(inventory)
-        # Same order as spec_sheet: CPU, memory, accelerators, backends.
+        self.sections = (*spec_sheet(inventory), health_section(self.health))
+        # Same order as spec_sheet: CPU, memory, accelerators, backends; then the health check.
         self.comparisons = (
             compare_cpu(inventory.cpu),
             (),
             *(() if gpu.lost else compare_accelerator(gpu) for gpu in inventory.accelerators),
             *(() for _ in inventory.backends),
+            (),
         )
         devices = self.query_one("#spec-devices", OptionList)
         devices.clear_options()
@@ -75,8 +96,11 @@ class SpecsPane(Pane, can_focus=False):
         self.query_one("#spec-table", DataTable).focus()
 
     def show_section(self, index: int) -> None:
-        """Fill the table with one section's rows."""
+        """Fill the table with one section's rows (the health check runs when first shown)."""
         section = self.sections[index]
+        if index == len(self.sections) - 1 and self.health is None and not self.checking:
+            self.checking = True
+            self.run_check(measure=False)
         table = self.query_one("#spec-table", DataTable)
         table.border_title = section.title
         table.set_class(section.simulated, "-simulated")
@@ -108,6 +132,48 @@ class SpecsPane(Pane, can_focus=False):
             table.add_row(spec_row.label, value, key=str(number), height=len(lines))
         table.move_cursor(row=min(row, max(0, table.row_count - 1)))
         self._value_width = width
+
+    def action_check(self) -> None:
+        """Check again, with measurements; the Health check entry shows it."""
+        if self.checking or not self.sections:
+            return
+        devices = self.query_one("#spec-devices", OptionList)
+        self.checking = True
+        devices.highlighted = len(self.sections) - 1
+        self.run_check(measure=True)
+
+    @work(thread=True, exclusive=True, group="health-check", exit_on_error=False)
+    def run_check(self, *, measure: bool) -> None:
+        from gpu_tui.core.check.active import run_quick
+        from gpu_tui.core.check.run import run_check
+
+        self.app.call_from_thread(self._checking, measure)
+        python = self.config.bench_python
+        report = run_check(
+            nvml=self.config.nvml, measure=(lambda: run_quick(python)) if measure else None
+        )
+        self.app.call_from_thread(self._checked, report)
+
+    def _checking(self, measure: bool) -> None:
+        self._replace_health(health_section(self.health, measuring=measure))
+
+    def _checked(self, report: Report) -> None:
+        self.checking = False
+        self.health = report
+        self._replace_health(health_section(report))
+
+    def worker_failed(self, worker: object) -> None:
+        self.checking = False
+
+    def _replace_health(self, section: SpecSection) -> None:
+        if not self.sections:
+            return
+        index = len(self.sections) - 1
+        self.sections = (*self.sections[:-1], section)
+        devices = self.query_one("#spec-devices", OptionList)
+        devices.replace_option_prompt_at_index(index, _device_option(index, section).prompt)
+        if devices.highlighted == index:
+            self.show_section(index)
 
     def value_width(self) -> int:
         table = self.query_one("#spec-table", DataTable)

@@ -201,6 +201,23 @@ BRANCHES: dict[str, Branch] = {
         11040,
         missing=_NEWER_THAN_R470,
     ),
+    "r510": Branch(
+        "R510 to R530",
+        "530.30.02",
+        12010,
+        missing=frozenset(
+            {
+                "nvmlDeviceGetCurrentClocksEventReasons",
+                "nvmlDeviceGetConfComputeMemSizeInfo",
+                "nvmlDeviceGetRunningProcessDetailList",
+                "nvmlGpmQueryDeviceSupport",
+                "nvmlGpmSampleAlloc",
+                "nvmlGpmSampleGet",
+                "nvmlGpmMetricsGet",
+                "nvmlGpmSampleFree",
+            }
+        ),
+    ),
     "r535": Branch(
         "R535",
         "535.86.10",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import pytest
 from textual.widgets import DataTable, OptionList, Static
 
+from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.devices.spec_sheet import wrap_value
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
@@ -199,3 +201,42 @@ async def test_a_long_explanation_scrolls_by_keyboard_at_80x24(
         await until(pilot, hinted("end · Shift+Tab back"), "the hint at the end")
         await pilot.press("shift+tab")
         assert app.focused is app.query_one("#spec-table")
+
+
+async def test_the_health_check_runs_when_opened_and_names_the_fault_first(
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    library = simulated_nvml(
+        "hgx_h100_8gpu",
+        add=("hgx_h100_8gpu_topology", "hgx_h100_8gpu_training", "hgx_h100_8gpu_check_gen4_x8"),
+    )
+    app = app_factory(demo=False, nvml=library.binding)
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.query_one(SpecsPane)
+        await until(pilot, lambda: bool(pane.sections), "the sheet")
+        await pilot.press("end")  # the last entry: Health check
+        await until(pilot, lambda: pane.health is not None, "the check done")
+        await pilot.pause()
+        table = app.query_one("#spec-table", DataTable)
+        assert table.border_title == "Health check: a check failed"
+        rows = table_rows(app)
+        assert rows[0] == ("Verdict", "a check failed")
+        assert rows[1][0] == "gpu3 pcie-link"
+        assert rows[1][1].startswith("FAIL: Gen4 x8")
+        await pilot.press("enter", "down")  # onto the failing row: its explanation
+        await until(pilot, lambda: "Fix: reseat" in explanation(app), "the fix explained")
+        assert "Should be: Gen5 x16." in explanation(app)
+
+        measured = threading.Event()
+
+        def quick(python: str | None = None) -> RunDocument:
+            measured.set()
+            return RunDocument("quick", 0.3, "2026-12-07T00:00:00+0000", plan={})
+
+        monkeypatch.setattr("gpu_tui.core.check.active.run_quick", quick)
+        await pilot.press("c")  # check again, measuring
+        await until(pilot, lambda: measured.is_set() and not pane.checking, "the re-check")
+        assert pane.health is not None
+        assert pane.health.exit_status == 1

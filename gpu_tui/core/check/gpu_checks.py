@@ -41,17 +41,29 @@ def pcie_link(gpu: Accelerator, now: GpuSample) -> Finding:
     if any(isinstance(v, Unknown) for v in (gen, gen_max, width, width_max)):
         return _finding("pcie-link", SKIP, "not reported", why="the driver gives no link state")
     reading, expected = f"Gen{gen} x{width}", f"Gen{gen_max} x{width_max}"
+    busy = now.utilization_percent
+    loaded = isinstance(busy, float) and busy > BUSY_PERCENT
     if width < width_max:  # type: ignore[operator]
+        lanes = f"on {width} of its {width_max} lanes: host↔GPU copies are that much slower"
+        if not loaded:  # some boards narrow an idle link too (ASPM); only a busy one is a fault
+            return _finding(
+                "pcie-link",
+                WARN,
+                reading + " at idle",
+                expected=expected,
+                why=lanes + " if it stays so under load",
+                fix="check again while the GPU is busy (gpu-tui check --quick does)",
+            )
         return _finding(
             "pcie-link",
             FAIL,
             reading,
             expected=expected,
-            why=f"on {width} of its {width_max} lanes: host↔GPU copies are that much slower",
-            fix="reseat the GPU or its riser; check the slot's BIOS lane setting",
+            why=lanes,
+            fix="reseat the GPU or its riser, check the slot's BIOS lane setting (on a cloud "
+            "instance: report it to the provider)",
         )
-    busy = now.utilization_percent
-    if gen < gen_max and isinstance(busy, float) and busy > BUSY_PERCENT:  # type: ignore[operator]
+    if gen < gen_max and loaded:  # type: ignore[operator]
         return _finding(
             "pcie-link",
             FAIL,
@@ -67,8 +79,8 @@ def pcie_link(gpu: Accelerator, now: GpuSample) -> Finding:
 
 def nvlink(gpu: Accelerator, now: GpuSample) -> Finding:
     links = gpu.nvlink
-    if isinstance(links, Unknown):
-        return _finding("nvlink", OK, "none (this GPU connects over PCIe only)")
+    if isinstance(links, Unknown):  # no NVLink, or a driver that does not say: not the same
+        return _finding("nvlink", SKIP, "not reported", why=links.reason)
     reading = f"{links.active_links} of {links.max_links} links up"
     if links.active_links < links.max_links:
         return _finding(
@@ -196,8 +208,9 @@ def power_limit(gpu: Accelerator, now: GpuSample) -> Finding:
             WARN,
             reading + f" of its {default:.0f} W default",
             expected=f"{default:.0f} W",
-            why="the limit was lowered: under full load it runs slower",
-            fix=f"nvidia-smi -pl {default:.0f} (as root), if the lower limit is not wanted",
+            why="under full load it runs slower (lowered by hand, or held by the board's "
+            "power budget, as on Grace Hopper where CPU and GPU share one)",
+            fix=f"if it was lowered by hand: nvidia-smi -pl {default:.0f} (as root)",
         )
     return _finding("power-limit", OK, reading)
 
