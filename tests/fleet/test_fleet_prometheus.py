@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.widgets import DataTable
@@ -548,3 +548,37 @@ def test_the_history_of_lowercase_hostname_and_mig_nodes(cluster: str) -> None:
     assert used("dgx-mig-01", "0") == (30720 + 8192 + 13) * MIB  # the instances added up
     assert used("dgx-mig-01", "1") == 52224 * MIB
     assert used("export-mig-1", "0") == (16384 + 8192) * MIB  # not the GPU's own series too
+
+
+# NVIDIA's Grafana dashboard 12239, as dcgm-exporter ships it:
+# https://github.com/NVIDIA/dcgm-exporter/blob/main/grafana/dcgm-exporter-dashboard.json
+DASHBOARD_12239 = {
+    "GPU Temperature": 'DCGM_FI_DEV_GPU_TEMP{instance=~"$instance", gpu=~"$gpu"}',
+    "GPU Avg. Temp": 'avg(DCGM_FI_DEV_GPU_TEMP{instance=~"$instance", gpu=~"$gpu"})',
+    "GPU Power Usage": 'DCGM_FI_DEV_POWER_USAGE{instance=~"$instance", gpu=~"$gpu"}',
+    "GPU Power Total": 'sum(DCGM_FI_DEV_POWER_USAGE{instance=~"$instance", gpu=~"$gpu"})',
+    "GPU SM Clocks": 'DCGM_FI_DEV_SM_CLOCK{instance=~"$instance", gpu=~"$gpu"} * 1000000',
+    "GPU Utilization": 'DCGM_FI_DEV_GPU_UTIL{instance=~"$instance", gpu=~"$gpu"}',
+    "GPU Framebuffer Mem Used": 'DCGM_FI_DEV_FB_USED{instance=~"$instance", gpu=~"$gpu"}',
+    "Tensor Core Utilization": (
+        'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{instance=~"$instance", gpu=~"$gpu"}'
+    ),
+}
+
+
+def test_every_panel_of_grafana_dashboard_12239_fills_from_gpu_tui_export(cluster: str) -> None:
+    """The dashboard's variables as Grafana sets them for one gpu-tui node (``$instance`` from
+    ``label_values(DCGM_FI_DEV_GPU_TEMP, instance)``, every GPU), each panel's query asked of
+    the real server."""
+    answer = harness.query(cluster, 'DCGM_FI_DEV_GPU_TEMP{Hostname="gpu-a"}')
+    (instance,) = {str(cast(dict[str, str], s["metric"])["instance"]) for s in answer}
+    empty = [
+        title
+        for title, expression in DASHBOARD_12239.items()
+        if not harness.query(
+            cluster, expression.replace("$instance", instance).replace("$gpu", ".*")
+        )
+    ]
+    assert empty == []
+    (tensor,) = harness.query(cluster, f'DCGM_FI_PROF_PIPE_TENSOR_ACTIVE{{instance="{instance}"}}')
+    assert 0 <= float(cast(list[str], tensor["value"])[1]) <= 1  # a ratio, as DCGM's are
