@@ -30,6 +30,9 @@ from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 
 MIN_REDRAW_SECONDS = 0.25
+OPEN_RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0, 60.0)
+"""After NVML did not answer in time while opening, ask again after each of these (then every
+minute): one slow call must not leave the GPUs out for the whole session."""
 """At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
 WIDE_COLUMNS = 110
 """From this width on (Textual's ``-wide`` breakpoint too) the host and GPUs sit side by side."""
@@ -104,6 +107,7 @@ class MonitorPane(Pane, can_focus=True):
         self._last_redraw = 0.0
         self._flush_pending = False
         self._closing = False
+        self._open_tries = 0
         self._error = ""
         self._texts: dict[Static, str] = {}
         # Held, not queried: a DOM query each tick costs more than the drawing it leads to.
@@ -197,10 +201,15 @@ class MonitorPane(Pane, can_focus=True):
         if self._closing or sampler is None:  # NVML shutdown may block: not on the event loop
             in_daemon_thread(partial(sources.close, reads_hung=False), "gpu-tui-close")
             return
-        sampler.add_gpu_sources(sources.real, sources.inline)
+        retrying = self._open_tries > 0
+        sampler.add_gpu_sources(sources.real, [] if retrying else sources.inline)
         gpus = self.query_one("#monitor-gpus")
         if sampler.gpu_count:
             self.query_one("#monitor-no-gpu").remove()
+            if retrying:  # back from the no-GPU layout of the tries before
+                self.remove_class("-no-gpu")
+                self._host.remove_class("-fill")
+                self._table.can_focus = True
             mode = card_mode(sampler.gpu_count, self.size.width >= WIDE_COLUMNS)
             self._cards = [
                 GpuCard(slot, mode, id=f"gpu-card-{slot}") for slot in range(sampler.gpu_count)
@@ -208,8 +217,17 @@ class MonitorPane(Pane, can_focus=True):
             gpus.mount_all(self._cards)
             self.call_after_refresh(self._lay_out)
         else:
+            again = ""
+            # A driver that did not answer may answer later (not with --demo: its simulated
+            # GPU has the slots by then).
+            if sources.hung is not None and not self.config.demo:
+                delay = OPEN_RETRY_SECONDS[min(self._open_tries, len(OPEN_RETRY_SECONDS) - 1)]
+                self._open_tries += 1
+                self.set_timer(delay, self._open_gpus)
+                again = f" Asking again in {delay:g} s."
             self.query_one("#monitor-no-gpu", Static).update(
-                f"No GPUs to show: {sources.note}.\nStart with --demo to see a SIMULATED one."
+                f"No GPUs to show: {sources.note}.{again}\n"
+                "Start with --demo to see a SIMULATED one."
             )
             # No GPU, no GPU processes: the host gets the rows (with graphs) instead.
             self.add_class("-no-gpu")

@@ -523,6 +523,24 @@ async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
             driver.release()
 
 
+async def test_the_monitor_asks_again_and_shows_the_gpus_once_the_driver_answers(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    driver = hanging("nvmlInit")
+    app = monitor_app(driver)
+    async with app.run_test(size=(80, 24)) as pilot:
+        try:
+            pane = app.query_one(MonitorPane)
+            no_gpu = app.query_one("#monitor-no-gpu", Static)
+            await until(pilot, lambda: "Asking again in 2 s" in str(no_gpu.render()), "a retry")
+            driver.release()  # the stuck init returns; the next ask finds the GPU
+            await until(pilot, lambda: bool(pane.query(GpuCard)), "the GPU card", timeout=8)
+            assert not pane.has_class("-no-gpu")
+            assert not pane.query("#monitor-no-gpu")
+        finally:
+            driver.release()
+
+
 async def test_the_monitor_names_a_live_call_stuck_past_the_limit(
     hanging: Callable[..., SimulatedLibrary],
 ) -> None:
