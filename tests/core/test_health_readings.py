@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from gpu_tui.core.devices import nvml_pcie
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_gpm import FIRST, NO_GPM, NOT_SUPPORTED
@@ -75,3 +76,26 @@ def test_where_a_reading_does_not_exist_it_says_why(simulated_nvml: SimulatedNvm
     old = NvmlSession.open(simulated_nvml("hgx_h100_8gpu", "r470", add=TRAINING).binding)
     assert old.sample(0).activity == Unknown(NO_GPM)
     old.close()
+
+
+def test_pcie_traffic_is_read_apart_so_a_stuck_pcie_call_holds_no_tick(
+    simulated_nvml: SimulatedNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(nvml_pcie, "EVERY_SECONDS", 0.02)
+    monkeypatch.setattr(nvml_pcie, "STALE_AFTER_SECONDS", 0.3)
+    library = simulated_nvml("hgx_h100_8gpu", add=TRAINING)
+    session = NvmlSession.open(library.binding)
+    try:
+        assert session.sample(0).pcie_rx_bytes_per_second == 2_400_000 * 1024
+        asked = library.called("nvmlDeviceGetPcieThroughput")
+        session.sample(0)
+        assert library.called("nvmlDeviceGetPcieThroughput") - asked < 16  # not per reading
+        library.hang("nvmlDeviceGetPcieThroughput")
+        time.sleep(0.5)
+        reading = session.sample(0)
+        assert reading.utilization_percent == 100.0  # the rest of the tick is fresh
+        assert isinstance(reading.pcie_rx_bytes_per_second, Unknown)
+        assert "has not answered PCIe traffic" in reading.pcie_rx_bytes_per_second.reason
+    finally:
+        library.release()
+        session.close()

@@ -14,6 +14,7 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_gpm import GpmReader
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
+from gpu_tui.core.devices.nvml_pcie import PcieSampler
 from gpu_tui.core.devices.nvml_util import (
     GpuLostError,
     failed_status,
@@ -92,6 +93,7 @@ class NvmlSession:
         """Per GPU, the NVLink data counters (KiB) of the previous reading and when (µs)."""
         self._gpm = GpmReader()
         self._xids: XidWatch | None = None
+        self._pcie: PcieSampler | None = None
         if nvml is None:
             return
         count = read(nvml.nvmlDeviceGetCount)
@@ -105,6 +107,7 @@ class NvmlSession:
                 else:
                     self._lost[index] = field_reason(error)
         self._xids = XidWatch(nvml, self._handles)
+        self._pcie = PcieSampler(nvml, self._handles)
 
     @classmethod
     def open(
@@ -136,6 +139,8 @@ class NvmlSession:
         if nvml is not None:
 
             def shut_down() -> None:
+                if self._pcie is not None:
+                    self._pcie.close()
                 if self._xids is not None:
                     self._xids.close()
                 self._gpm.close(nvml)
@@ -186,6 +191,7 @@ class NvmlSession:
         busy, busy_memory = _pair(util, "gpu", "memory", float)
         used, total = _pair(memory, "used", "total", int)
         nvlink_tx, nvlink_rx = self._nvlink_rates(nvml, handle, index)
+        pcie_rx, pcie_tx = self._pcie.latest(index) if self._pcie is not None else (NOT_READ,) * 2
         reserved: Maybe[int] = (
             memory
             if isinstance(memory, Unknown)
@@ -193,7 +199,6 @@ class NvmlSession:
             if hasattr(memory, "reserved")
             else Unknown(RESERVED_IN_USED)
         )
-        # NVML reports PCIe throughput in KB/s with KB = 1024 bytes (as nvitop converts it).
         return GpuSample(
             index=index,
             utilization_percent=busy,
@@ -216,16 +221,8 @@ class NvmlSession:
             ),
             max_memory_clock_mhz=limits["mem_max"],
             fan_percent=read(lambda: float(nvml.nvmlDeviceGetFanSpeed(handle))),
-            pcie_rx_bytes_per_second=read(
-                lambda: (
-                    1024.0 * nvml.nvmlDeviceGetPcieThroughput(handle, nvml.NVML_PCIE_UTIL_RX_BYTES)
-                )
-            ),
-            pcie_tx_bytes_per_second=read(
-                lambda: (
-                    1024.0 * nvml.nvmlDeviceGetPcieThroughput(handle, nvml.NVML_PCIE_UTIL_TX_BYTES)
-                )
-            ),
+            pcie_rx_bytes_per_second=pcie_rx,
+            pcie_tx_bytes_per_second=pcie_tx,
             encoder_percent=read(lambda: float(nvml.nvmlDeviceGetEncoderUtilization(handle)[0])),
             decoder_percent=read(lambda: float(nvml.nvmlDeviceGetDecoderUtilization(handle)[0])),
             ecc_errors_uncorrected=read(
