@@ -71,6 +71,11 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
         help="bench pane: run benchmarks with this Python (one that has torch, e.g. a conda env)",
     )
     parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="change nothing on this machine: the Monitor sends no signal to a process",
+    )
+    parser.add_argument(
         "--refresh",
         type=refresh_seconds,
         default=1.0,
@@ -165,6 +170,7 @@ def run_tui(args: argparse.Namespace) -> int:
         autoplay=args.autoplay,
         bench_python=args.bench_python,
         prometheus_url=configured_prometheus(args.prometheus_url),
+        read_only=args.read_only,
     )
     app = make_app(config, host_inventory)
     app.run()

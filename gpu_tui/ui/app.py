@@ -80,6 +80,8 @@ class GpuTuiApp(App[int]):
         Binding(
             "q", "quit", "Quit", priority=True, tooltip="a run stops; what it measured is kept"
         ),
+        # F1 is help in htop, btop and nvtop
+        Binding("f1", "toggle_keys", "Keys", show=False, priority=True),
         # Ctrl-C quits, as in every terminal monitor (Textual's default only says "press ^q")
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
@@ -98,7 +100,11 @@ class GpuTuiApp(App[int]):
         self.home: Screen[None] = Screen(id="_default")
         """The screen the panes live on (dialogs and the command palette open above it)."""
         host = config.host or socket.gethostname()
-        self.sub_title = host + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
+        self.sub_title = (
+            host
+            + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
+            + ("  ·  read-only" if config.read_only else "")
+        )
 
     def get_default_screen(self) -> Screen[None]:
         return self.home

@@ -36,3 +36,5 @@ class AppConfig:
     """Fleet pane: the Prometheus server to read (``--prometheus`` or ``GPU_TUI_PROMETHEUS``)."""
     fleet_reader: Callable[[], FleetSnapshot] | None = field(default=None, compare=False)
     """Fleet pane: reads the fleet instead of Prometheus (snapshot tests pass a fixed one)."""
+    read_only: bool = False
+    """``--read-only``: nothing is changed on this machine (no signal sent to a process)."""

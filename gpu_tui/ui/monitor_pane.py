@@ -18,6 +18,7 @@ from textual.widgets import Static
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+from gpu_tui.core.monitor import signals
 from gpu_tui.core.monitor.history_window import WINDOWS, kept_ms, window_ms, window_name
 from gpu_tui.core.monitor.sampler import Sampler, step_interval
 from gpu_tui.core.monitor.samples import Sample
@@ -25,7 +26,14 @@ from gpu_tui.core.units import format_seconds_precise, format_span
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.monitor.gpu_card import GpuCard
 from gpu_tui.ui.monitor.host_panel import HostPanel
-from gpu_tui.ui.monitor.process_table import SORT_KEYS, ProcessRow, ProcessTable, process_rows
+from gpu_tui.ui.monitor.process_dialogs import FilterDialog, SignalDialog
+from gpu_tui.ui.monitor.process_table import (
+    SORT_KEYS,
+    ProcessRow,
+    ProcessTable,
+    process_rows,
+    row_matches,
+)
 from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 
@@ -78,6 +86,15 @@ class MonitorPane(Pane, can_focus=True):
             tooltip="longer interval between readings",
         ),
         Binding("z", "zoom", "Zoom", tooltip="graphs over 1 min, 5 min, 15 min, 1 h or all kept"),
+        Binding("slash", "filter", "Filter", key_display="/", tooltip="show only some processes"),
+        Binding(
+            "K",
+            "signal",
+            "Signal",
+            key_display="K",
+            tooltip="send TERM, INT or KILL to the selected process (not with --read-only)",
+        ),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
     @dataclass
@@ -96,6 +113,9 @@ class MonitorPane(Pane, can_focus=True):
         self.interval = config.refresh_seconds
         self.paused = False
         self.sort = SORT_KEYS[0]
+        self.filter = ""
+        """Only the processes whose row holds this text (``/``); empty: all."""
+        self._signal_news = ""
         self.zoom = 0
         """Which of ``WINDOWS`` the graphs show (``z`` cycles)."""
         self._kept = ""
@@ -288,6 +308,11 @@ class MonitorPane(Pane, can_focus=True):
             gpu_history = history.gpus[card.slot] if card.slot < len(history.gpus) else None
             card.show(sample.gpus[card.slot], gpu_history, name, mig, window)
         rows, notes = process_rows(sample.gpus, self.sort, sample.timestamp)
+        if self.filter:
+            shown = [row for row in rows if row_matches(row, self.filter)]
+            if rows and not shown:
+                notes = [*notes, f"No process matches '{self.filter}' (Esc shows all)."]
+            rows = shown
         self._table.show(rows)
         self._show_detail(self._table.selected_row)
         if not rows and not notes and sample.gpus:
@@ -371,6 +396,10 @@ class MonitorPane(Pane, can_focus=True):
             stuck = sampler.not_answering
             why = f" ({stuck[0].detail})" if stuck else ""
             parts.append(f"{sampler.hung_devices} GPU(s) not answering{why}: last readings shown")
+        if self.filter:
+            parts.append(f"filter '{self.filter}' (Esc clears)")
+        if self._signal_news:
+            parts.append(self._signal_news)
         if self._error:
             parts.append(f"error: {self._error}")
         self._set_text(self._status, "  ·  ".join(parts))
@@ -400,8 +429,58 @@ class MonitorPane(Pane, can_focus=True):
         self._show_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # No GPU: no process table to sort, so no key in the footer for it.
-        return not (action == "sort" and self.has_class("-no-gpu"))
+        # No GPU: no process table to sort, filter or signal, so no key in the footer for it.
+        if action in ("sort", "filter", "signal") and self.has_class("-no-gpu"):
+            return False
+        if action == "signal" and self.config.read_only:
+            return False
+        if action == "clear_filter":
+            return bool(self.filter)
+        return True
+
+    def action_filter(self) -> None:
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                self._set_filter(text)
+
+        self.app.push_screen(FilterDialog(self.filter), chosen)
+
+    def action_clear_filter(self) -> None:
+        self._set_filter("")
+
+    def _set_filter(self, text: str) -> None:
+        self.filter = text
+        self.refresh_bindings()
+        if self._latest is not None:
+            self.redraw()
+        else:
+            self._show_status()
+
+    def action_signal(self) -> None:
+        row = self._table.selected_row
+        if row is None:
+            self.notify("No process selected.", severity="warning")
+            return
+        latest = self._latest
+        if latest is not None and row.slot < len(latest.gpus) and latest.gpus[row.slot].simulated:
+            self.notify(
+                f"PID {row.pid} is the SIMULATED GPU's: there is no such process to signal.",
+                severity="warning",
+            )
+            return
+        refused = signals.refusal(row.pid)
+        if refused:
+            self.notify(refused, title="Not signalled", severity="warning")
+            return
+        who = " · ".join(cell for cell in (row.cells[2], row.command) if cell)
+
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self._signal_news = signals.send(row.pid, number)
+                self.notify(self._signal_news)
+                self._show_status()
+
+        self.app.push_screen(SignalDialog(row.pid, who), chosen)
 
     def action_zoom(self) -> None:
         """The next history window: last minute, 5 and 15 minutes, an hour, all kept."""

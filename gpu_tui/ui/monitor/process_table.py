@@ -134,6 +134,12 @@ def process_rows(
     return rows, notes
 
 
+def row_matches(row: ProcessRow, text: str) -> bool:
+    """Whether the row's PID, user or command holds ``text`` (any case)."""
+    wanted = text.lower()
+    return any(wanted in cell.lower() for cell in (str(row.pid), row.cells[2], row.command))
+
+
 class ProcessTable(RowsWidget, can_focus=True):
     """The rows of ``process_rows`` as plain text under a header that stays put; ↑/↓, the
     wheel or a click select a row, whose whole command line the pane shows below, and the rows
@@ -150,8 +156,8 @@ class ProcessTable(RowsWidget, can_focus=True):
         "process-table--cursor",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "Up", show=False),
-        Binding("down", "move(1)", "Down", show=False),
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
         Binding("home", "move(-1_000_000)", "First", show=False),
         Binding("end", "move(1_000_000)", "Last", show=False),
     ]
