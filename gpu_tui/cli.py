@@ -57,8 +57,13 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument(
         "--pane",
         choices=pane_names(),
-        default="specs",
-        help="pane to open at start (default: specs)",
+        default=None,
+        help="pane to open at start (default: specs, or the config file's)",
+    )
+    parser.add_argument(
+        "--print-config",
+        action="store_true",
+        help="print the settings in effect (config file, then these flags) and exit",
     )
     parser.add_argument(
         "--autoplay",
@@ -73,14 +78,15 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument(
         "--read-only",
         action="store_true",
+        default=None,
         help="change nothing on this machine: the Monitor sends no signal to a process",
     )
     parser.add_argument(
         "--refresh",
         type=refresh_seconds,
-        default=1.0,
+        default=None,
         metavar="SECONDS",
-        help="live refresh interval, 0.1 to 60 (default: 1)",
+        help="live refresh interval, 0.1 to 60 (default: 1, or the config file's)",
     )
     parser.add_argument(
         "--prometheus",
@@ -119,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if getattr(args, "command", None) is None:
+            if args.print_config:
+                return print_config(args)
             return run_tui(args)
         # SIGTERM and SIGHUP end a headless command like Ctrl-C (a command that measures, such
         # as bench, stops its run politely instead; see gpu_tui.core.ending).
@@ -137,6 +145,40 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # `gpu-tui info --json | head` closes the pipe early; that is not an error.
         return EXIT_OK
+
+
+def settings(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """The TUI's settings (flags over the config file over the defaults), and the config
+    file's problem in one line (empty when none)."""
+    from gpu_tui.core import user_config
+    from gpu_tui.core.fleet.url import check_url, configured_prometheus
+
+    config, problem = user_config.load(panes=tuple(pane_names()))
+    given = {
+        "pane": args.pane,
+        "refresh_seconds": args.refresh,
+        "read_only": args.read_only,
+        "prometheus_url": configured_prometheus(args.prometheus_url),
+    }
+    values = user_config.effective(given, config)
+    if config.prometheus_url and not given["prometheus_url"]:
+        try:
+            values["prometheus_url"] = check_url(config.prometheus_url)
+        except UsageError as error:
+            values["prometheus_url"] = None
+            problem = f"{user_config.config_path()}: prometheus_url: {error}; not used"
+    return values, problem
+
+
+def print_config(args: argparse.Namespace) -> int:
+    from gpu_tui.core import user_config
+
+    values, problem = settings(args)
+    if problem:
+        print(f"gpu-tui: {problem}", file=sys.stderr)
+    print(f"# {user_config.config_path()}")
+    sys.stdout.write(user_config.to_toml(values))
+    return EXIT_OK
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -160,17 +202,21 @@ def run_tui(args: argparse.Namespace) -> int:
     # known when the first frame is drawn: that frame shows them, instead of a "Reading
     # hardware…" frame followed by a second one (NVML waits until the first frame is up).
     host_inventory = in_daemon_thread(discover_host, "gpu-tui-discover")
-    from gpu_tui.core.fleet.url import configured_prometheus
     from gpu_tui.ui.app import AppConfig, make_app
 
+    values, problem = settings(args)
+    if problem:
+        print(f"gpu-tui: {problem}", file=sys.stderr)
     config = AppConfig(
         demo=args.demo,
-        pane=args.pane,
-        refresh_seconds=args.refresh,
+        pane=values["pane"],
+        refresh_seconds=values["refresh_seconds"],
         autoplay=args.autoplay,
         bench_python=args.bench_python,
-        prometheus_url=configured_prometheus(args.prometheus_url),
-        read_only=args.read_only,
+        prometheus_url=values["prometheus_url"],
+        read_only=values["read_only"],
+        theme=values["theme"],
+        startup_note=problem,
     )
     app = make_app(config, host_inventory)
     app.run()

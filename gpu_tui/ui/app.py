@@ -97,6 +97,8 @@ class GpuTuiApp(App[int]):
         self.inventory: Inventory | None = None
         self.panes: dict[str, Pane] = {}
         self._pane_chosen = False
+        self._theme_at_start: str | None = None
+        """The theme once the app is up: a later change is the user's, and is kept."""
         self.home: Screen[None] = Screen(id="_default")
         """The screen the panes live on (dialogs and the command palette open above it)."""
         host = config.host or socket.gethostname()
@@ -105,6 +107,16 @@ class GpuTuiApp(App[int]):
             + ("  ·  DEMO (SIMULATED GPU)" if config.demo else "")
             + ("  ·  read-only" if config.read_only else "")
         )
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme chosen in the app (Ctrl+P) is the next start's, unless the config file
+        names one (``core.user_config``)."""
+        if getattr(self, "_theme_at_start", None) not in (None, theme):  # set once mounted
+            from gpu_tui.core.user_config import remember_theme
+
+            trouble = remember_theme(theme)
+            if trouble:
+                self.notify(f"The theme could not be kept: {trouble}", severity="warning")
 
     def get_default_screen(self) -> Screen[None]:
         return self.home
@@ -157,6 +169,14 @@ class GpuTuiApp(App[int]):
 
     def on_mount(self) -> None:
         self._handle_ending_signals()
+        theme = self.config.theme
+        if theme and theme not in self.available_themes:
+            self.notify(f"No theme is called {theme!r}: Ctrl+P › Change theme lists them.")
+        elif theme:
+            self.theme = theme
+        if self.config.startup_note:
+            self.notify(self.config.startup_note, severity="warning", timeout=10)
+        self._theme_at_start = self.theme
         early = self._host_inventory
         if early is not None and early.done() and early.exception() is None:
             # Read while Textual loaded: the first frame shows the CPU, not "Reading hardware…".

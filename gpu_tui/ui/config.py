@@ -38,3 +38,7 @@ class AppConfig:
     """Fleet pane: reads the fleet instead of Prometheus (snapshot tests pass a fixed one)."""
     read_only: bool = False
     """``--read-only``: nothing is changed on this machine (no signal sent to a process)."""
+    theme: str | None = None
+    """A Textual theme's name (None: Textual's default); the one chosen in the app is kept."""
+    startup_note: str = ""
+    """Said once the app is up (the config file's problem, say)."""

@@ -1,0 +1,119 @@
+"""The user's settings: ``$XDG_CONFIG_HOME/gpu-tui/config.toml`` (``~/.config/gpu-tui``).
+
+Every key is optional; a flag on the command line wins over the file, the file over the
+defaults. A file that cannot be read or holds a wrong key or value costs one line naming the
+problem, and the defaults are used (gpu-tui never refuses to start over its config)::
+
+    pane = "monitor"            # specs, monitor, kitchen, bench, guide, fleet
+    refresh_seconds = 0.5       # 0.1 to 60
+    theme = "nord"              # any Textual theme (Ctrl+P › Change theme lists them)
+    read_only = true            # the Monitor sends no signal to a process
+    prometheus_url = "http://prometheus:9090"
+
+The theme last chosen in the app (Ctrl+P) is remembered apart, in the data dir's
+``ui-state.json``, and used when the file names none.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+
+from gpu_tui.core.data_dir import data_dir
+
+DEFAULTS: dict[str, Any] = {
+    "pane": "specs",
+    "refresh_seconds": 1.0,
+    "theme": "textual-dark",
+    "read_only": False,
+    "prometheus_url": None,
+}
+
+
+class UserConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_defaults=True):
+    """What the file sets (None: not set)."""
+
+    pane: str | None = None
+    refresh_seconds: Annotated[float, msgspec.Meta(ge=0.1, le=60)] | None = None
+    theme: str | None = None
+    read_only: bool | None = None
+    prometheus_url: str | None = None
+
+
+def config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME")
+    return (Path(base) if base else Path.home() / ".config") / "gpu-tui" / "config.toml"
+
+
+def load(path: Path | None = None, panes: tuple[str, ...] = ()) -> tuple[UserConfig, str]:
+    """The file's settings and the problem with it in one line (empty when none); a file
+    with a problem gives no settings at all."""
+    source = path or config_path()
+    try:
+        data = source.read_bytes()
+    except FileNotFoundError:
+        return UserConfig(), ""
+    except OSError as error:
+        return UserConfig(), f"{source}: {error.strerror or error}; using the defaults"
+    try:
+        found = msgspec.toml.decode(data, type=UserConfig)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        return UserConfig(), f"{source}: {error}; using the defaults"
+    if found.pane is not None and panes and found.pane not in panes:
+        return UserConfig(), (
+            f"{source}: pane = {found.pane!r} is not one of {', '.join(panes)}; using the defaults"
+        )
+    return found, ""
+
+
+def effective(given: dict[str, Any], config: UserConfig) -> dict[str, Any]:
+    """Each setting as it will be used: ``given`` (the command line; None: not given), else
+    the file, else the remembered theme (for the theme), else the default."""
+    out: dict[str, Any] = {}
+    for key, default in DEFAULTS.items():
+        value = given.get(key)
+        if value is None:
+            value = getattr(config, key)
+        if value is None and key == "theme":
+            value = remembered_theme()
+        out[key] = default if value is None else value
+    return out
+
+
+def to_toml(values: dict[str, Any]) -> str:
+    """The settings as a config file (unset ones as comments), for ``--print-config``."""
+    lines = []
+    for key, value in values.items():
+        if value is None:
+            lines.append(f"# {key} =")
+        else:
+            lines.append(f"{key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _state_path() -> Path:
+    return data_dir() / "ui-state.json"
+
+
+def remembered_theme() -> str | None:
+    try:
+        state = json.loads(_state_path().read_text())
+    except (OSError, ValueError):
+        return None
+    theme = state.get("theme") if isinstance(state, dict) else None
+    return theme if isinstance(theme, str) and 0 < len(theme) < 100 else None
+
+
+def remember_theme(name: str) -> str | None:
+    """Keep the theme chosen in the app for the next start; what went wrong, or None."""
+    path = _state_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"theme": name}) + "\n")
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    return None

@@ -1,0 +1,92 @@
+"""The config file: read with flags over it, a bad file costs one line and the defaults,
+``--print-config`` round-trips, and the theme chosen in the app is kept for the next start."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpu_tui.core import user_config
+from gpu_tui.ui.app import AppConfig, make_app
+from tests.polling import until
+from tests.ui.conftest import fixed_inventory
+
+
+@pytest.fixture
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "config"
+    (home / "gpu-tui").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home / "gpu-tui" / "config.toml"
+
+
+def print_config(*flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "--print-config", *flags],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path) -> None:
+    config_home.write_text('pane = "monitor"\nrefresh_seconds = 0.5\ntheme = "nord"\n')
+    done = print_config("--refresh", "2", "--read-only")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    printed = done.stdout
+    assert 'pane = "monitor"' in printed
+    assert "refresh_seconds = 2.0" in printed
+    assert "read_only = true" in printed
+    config_home.write_text(printed)  # what it printed is a config file that says the same
+    again = print_config()
+    assert again.stdout == printed
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('pane = "nope"\n', "pane = 'nope' is not one of specs, monitor"),
+        ("refresh_seconds = 100\n", "Expected `float` <= 60.0 - at `$.refresh_seconds`"),
+        ("colour = 1\n", "Object contains unknown field `colour`"),
+        ("refresh_seconds = [\n", "Invalid value"),
+        ('prometheus_url = "http://user:secret@prom:9090"\n', "prometheus_url: "),
+    ],
+)
+def test_a_bad_file_costs_one_line_and_the_defaults(
+    config_home: Path, text: str, says: str
+) -> None:
+    config_home.write_text(text)
+    done = print_config()
+    assert done.returncode == 0
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"gpu-tui: {config_home}: ")
+    assert says in line
+    assert 'pane = "specs"' in done.stdout
+    assert "secret" not in done.stdout
+
+
+async def test_the_config_theme_is_used_and_a_theme_chosen_in_the_app_is_kept(
+    config_home: Path,
+) -> None:
+    inventory = fixed_inventory(demo=True)
+    app = make_app(AppConfig(demo=True, discover=lambda: inventory, host="h", theme="nord"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "nord"
+        app.theme = "dracula"  # as Ctrl+P › Change theme sets it
+        await until(pilot, lambda: user_config.remembered_theme() == "dracula", "kept")
+    assert user_config.effective({}, user_config.UserConfig())["theme"] == "dracula"
+    assert user_config.effective({}, user_config.UserConfig(theme="nord"))["theme"] == "nord"
+
+
+async def test_an_unknown_theme_is_said_and_the_default_kept(config_home: Path) -> None:
+    inventory = fixed_inventory(demo=True)
+    app = make_app(AppConfig(demo=True, discover=lambda: inventory, host="h", theme="neon-pink"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-dark"
+        assert any("neon-pink" in str(n.message) for n in app._notifications)
