@@ -9,7 +9,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from gpu_tui.core.check.findings import FAIL, OK, SKIP, VERDICTS, WARN, Report
+from gpu_tui.core.check.findings import OK, VERDICTS, Report
+from gpu_tui.core.check.health_sheet import count_words, verdict_words
 
 if TYPE_CHECKING:
     from gpu_tui.core.bench.document import RunDocument
@@ -33,9 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--quick",
         action="store_true",
         help=(
-            "also measure, in about half a minute: GEMM, memory bandwidth and host↔GPU copies "
-            "of each GPU (and the CPU), against its peak and against the other GPUs (needs "
-            "PyTorch)"
+            "also measure each GPU's (and the CPU's) matrix-multiply speed, memory bandwidth "
+            "and host↔GPU copies, against its peak and against the other GPUs: seconds per "
+            "device (needs PyTorch)"
         ),
     )
 
@@ -65,22 +66,16 @@ def report_json(report: Report, timestamp: float) -> dict[str, Any]:
 
 
 def report_lines(report: Report, *, every: bool) -> list[str]:
-    status = report.exit_status
-    head = f"gpu-tui check: {VERDICT_WORDS[status]}"
+    head = f"gpu-tui check: {verdict_words(report)}"
     if report.could_not_check:
         head += f" — {report.could_not_check}"
     else:
-        warnings = report.count(WARN)
-        head += (
-            f" ({report.gpu_count} GPU{'s' if report.gpu_count != 1 else ''}: "
-            f"{report.count(FAIL)} failed, {warnings} warning{'s' if warnings != 1 else ''}, "
-            f"{report.count(OK)} passed, {report.count(SKIP)} not checked)"
-        )
+        head += f" ({count_words(report)})"
     shown = [f.line() for f in report.findings if every or f.verdict != OK]
     passed = report.count(OK)
     if passed and not every:
         checks = "check" if passed == 1 else "checks"
-        shown.append(f"ok   {passed} more {checks} passed (--all lists them)")
+        shown.append(f"OK   {passed} more {checks} passed (--all lists them)")
     return [head, *shown]
 
 
@@ -93,10 +88,14 @@ def run(args: argparse.Namespace) -> int:
         from gpu_tui.core.check.active import run_quick
 
         def measure() -> RunDocument:
-            print("gpu-tui check: measuring (about half a minute) …", file=sys.stderr, flush=True)
+            print(
+                "gpu-tui check: measuring matrix-multiply speed, memory bandwidth and copies …",
+                file=sys.stderr,
+                flush=True,
+            )
             return run_quick(getattr(args, "bench_python", None))
 
-    report = run_check(measure=measure)
+    report = run_check(measure=measure, demo=bool(getattr(args, "demo", False)))
     document = report_json(report, time.time())
     trouble = last_check.save(document)  # for gpu-tui export and the fleet; never fatal
     if trouble:

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     sampler = Sampler(
         gpu_sources=sources.real, inline_sources=sources.inline, interval=args.interval
     )
-    health = ExporterHealth()
+    health = ExporterHealth(hostname)
     sampler.on_tick = health.record
     sampler.on_error = lambda error: print(
         f"gpu-tui export: {type(error).__name__}: {error}", file=sys.stderr

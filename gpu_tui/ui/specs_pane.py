@@ -38,7 +38,7 @@ class SpecsPane(Pane, can_focus=False):
             "c",
             "check",
             "Check health",
-            tooltip="check this machine's health again, measuring GEMM, bandwidth and copies",
+            tooltip="check again, measuring matrix-multiply speed, memory bandwidth and copies",
         ),
     ]
 
@@ -121,6 +121,9 @@ class SpecsPane(Pane, can_focus=False):
             # to the table's width, so ``_refit`` fills it once that is known.
             self._value_width = 0
             return
+        field = table.columns.get(ColumnKey("field"))
+        if field is not None:  # the longest label whole (a health check's "gpu3 remapped-rows")
+            field.width = max(FIELD_WIDTH, *(len(r.label) for r in section.rows))
         width = self.value_width()
         column = table.columns.get(ColumnKey("value"))
         if column is not None:
@@ -150,7 +153,9 @@ class SpecsPane(Pane, can_focus=False):
         self.app.call_from_thread(self._checking, measure)
         python = self.config.bench_python
         report = run_check(
-            nvml=self.config.nvml, measure=(lambda: run_quick(python)) if measure else None
+            nvml=self.config.nvml,
+            measure=(lambda: run_quick(python)) if measure else None,
+            demo=self.config.demo,
         )
         self.app.call_from_thread(self._checked, report)
 
@@ -178,7 +183,9 @@ class SpecsPane(Pane, can_focus=False):
     def value_width(self) -> int:
         table = self.query_one("#spec-table", DataTable)
         # the CSS keeps the scroll bar's gutter: the width does not depend on the row count
-        available = table.scrollable_content_region.width - FIELD_WIDTH - 4
+        field = table.columns.get(ColumnKey("field"))
+        labels = field.width if field is not None else FIELD_WIDTH
+        available = table.scrollable_content_region.width - labels - 4
         return max(available, 12)
 
     def on_resize(self) -> None:

@@ -62,7 +62,7 @@ def test_a_healthy_node_passes_every_check_of_every_gpu(simulated_nvml: Simulate
         (
             "hgx_h100_8gpu_check_remap_xid79",
             [(2, "remapped-rows"), (6, "xid")],
-            "XID 79 (the GPU has fallen off the bus)",
+            "XID 79: the GPU has fallen off the bus",
         ),
         ("hgx_h100_8gpu_check_thermal", [(1, "clocks"), (1, "temperature")], "thermal slowdown"),
     ],
@@ -88,7 +88,7 @@ def test_an_xid_in_the_kernel_log_is_the_gpu_at_that_pci_address(
     report = check(simulated_nvml, kernel=kernel)
     (xid,) = [f for f in report.findings if f.check == "xid" and f.verdict != OK]
     assert (xid.gpu, xid.verdict) == (4, FAIL)
-    assert xid.reading.startswith("XID 48 (double-bit ECC error")  # the failing one, not 13
+    assert xid.reading.startswith("XID 48: double-bit ECC error")  # the failing one, not 13
     assert "[13, 48]" in xid.reading
 
 
@@ -102,7 +102,7 @@ def test_a_lost_gpu_fails_and_one_outside_the_job_is_not_checked(
     by_gpu = {f.gpu: f for f in report.findings if f.check == "openable"}
     assert by_gpu[1].verdict == FAIL
     assert by_gpu[2].verdict == SKIP
-    assert "cgroup" in by_gpu[2].reading
+    assert "cgroup" in by_gpu[2].why
     assert report.exit_status == 1
 
 
@@ -117,10 +117,19 @@ def test_without_nvml_a_gpu_machine_could_not_be_checked_and_a_cpu_machine_is_fi
     assert gpu_server.exit_status == 2
     assert gpu_server.could_not_check.startswith("NVML: ")
     assert report_lines(gpu_server, every=False)[0].startswith("gpu-tui check: could not check")
+    # Without a device file, a driver library that is there but not loaded is still a fault.
+    loaded_not = run_check(
+        nvml=library.binding, nvidia_present=lambda: False, torch_build=lambda: NO_TORCH
+    )
+    assert loaded_not.exit_status == 2
+    library.fail_init("LibraryNotFound")  # no driver at all: a machine without a GPU
     laptop = run_check(
         nvml=library.binding, nvidia_present=lambda: False, torch_build=lambda: NO_TORCH
     )
     assert laptop.exit_status == 0
+    assert report_lines(laptop, every=False)[0].startswith(
+        "gpu-tui check: no NVIDIA GPU here; the host is fine"
+    )
     (skipped,) = [f for f in laptop.findings if f.check == "gpus"]
     assert skipped.verdict == SKIP
     assert skipped.why.startswith("the GPU checks did not run: ")
@@ -174,7 +183,7 @@ def test_the_command_exits_1_and_names_the_fault_on_a_faulty_node(tmp_path: Path
         timeout=60,
     )
     assert done.returncode == 1, done.stderr
-    assert done.stdout.startswith("gpu-tui check: failed (8 GPUs: 1 failed")
+    assert done.stdout.startswith("gpu-tui check: 1 check failed (8 GPUs; checks: 1 failed")
     assert "FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16)" in done.stdout
     assert done.stderr == ""
     as_json = subprocess.run(

@@ -305,7 +305,7 @@ def test_throttle_reasons_fall_back_to_deprecated_name(simulated_nvml: Simulated
     [
         (0x0, ()),
         (0x1, ("idle",)),
-        (0x4 | 0x20, ("power cap", "thermal slowdown")),
+        (0x4 | 0x20, ("power cap", "software thermal slowdown")),
         (0x8 | 0x40, ("hardware thermal slowdown",)),
         (0x8, ("hardware slowdown",)),
         (0x8 | 0x80, ("hardware power brake",)),

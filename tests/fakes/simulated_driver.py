@@ -1197,6 +1197,9 @@ def install(pynvml: Any, library: SimulatedLibrary) -> None:
 
 
 def uninstall(pynvml: Any) -> None:
+    from gpu_tui.core.devices import nvml_pcie
+
+    nvml_pcie.stop_all()  # a session's PCIe reader a test left running must call no more
     with pynvml.libLoadLock:
         library = pynvml.nvmlLib
         pynvml.nvmlLib = None

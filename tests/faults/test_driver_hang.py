@@ -513,9 +513,10 @@ async def test_the_monitor_reads_the_cpu_while_nvml_init_hangs(
             host = app.query_one(HostPanel)
             no_gpu = app.query_one("#monitor-no-gpu", Static)
             await until(pilot, lambda: host.sample is not None, "CPU readings", timeout=2)
-            assert "Opening GPUs" in str(no_gpu.render())  # NVML is still stuck in its init
-            assert host.core_count == os.cpu_count()
             expected = f"No GPUs to show: {reason('nvmlInit', SHORT_LIMIT_SECONDS)}."
+            # NVML still stuck in its init (or, on a loaded machine, already given up on)
+            assert any(words in str(no_gpu.render()) for words in ("Opening GPUs", expected))
+            assert host.core_count == os.cpu_count()
             await until(pilot, lambda: expected in str(no_gpu.render()), "GPUs not answering")
             drawn = pane.redraws
             await until(pilot, lambda: pane.redraws > drawn + 2, "CPU readings go on")

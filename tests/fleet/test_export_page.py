@@ -50,7 +50,7 @@ def served(library: SimulatedLibrary, ticks: int = 2) -> Iterator[str]:
     inventory = discover(nvml=library.binding)
     session = NvmlSession.open(library.binding)
     sampler = Sampler(gpu_sources=[session], interval=0.1)
-    health = ExporterHealth()
+    health = ExporterHealth("gpu-node-7")
     sampler.on_tick = health.record
     for _ in range(ticks):
         sampler.tick()
@@ -119,7 +119,7 @@ def test_a_training_h100_node_serves_dcgm_exporter_s_fields_by_its_names_and_typ
     assert typed["DCGM_FI_DEV_PCIE_REPLAY_COUNTER"] == "counter"
     assert typed["DCGM_FI_DEV_XID_ERRORS"] == "gauge"
     assert got["gpu_tui_build_info"][0][0]["version"]
-    assert got["gpu_tui_exporter_read_errors_total"] == [({}, 0.0)]
+    assert got["gpu_tui_exporter_read_errors_total"] == [({"Hostname": "gpu-node-7"}, 0.0)]
     assert got["gpu_tui_exporter_last_reading_timestamp_seconds"][0][1] > 1.7e9
     assert not [name for name in got if name.startswith("gpu_tui_") and "clock" in name]
 

@@ -60,7 +60,7 @@ def test_no_reading_yet_exports_identity_only() -> None:
     [
         ((), 0),
         (("idle",), 0x1),
-        (("power cap", "thermal slowdown"), 0x24),
+        (("power cap", "software thermal slowdown"), 0x24),
         (("hardware thermal slowdown",), 0x48),
         (("other (0x1000)",), 0x1000),
     ],

@@ -115,6 +115,8 @@ async def test_one_h200_shows_its_recorded_readings(
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: drawn(app), "the card drawn")
         (card,) = cards(app)
+        # A loaded machine may miss the first reading's deadline (drawn as missing): wait for one.
+        await until(pilot, lambda: "75/700" in text(card), "a reading in time")
         assert card.mode == "full"
         shown = text(card)
         assert "28/" in shown  # °C, against the slowdown threshold

@@ -220,11 +220,12 @@ async def test_the_health_check_runs_when_opened_and_names_the_fault_first(
         await until(pilot, lambda: pane.health is not None, "the check done")
         await pilot.pause()
         table = app.query_one("#spec-table", DataTable)
-        assert table.border_title == "Health check: a check failed"
+        assert table.border_title == "Health check: 1 check failed"
         rows = table_rows(app)
-        assert rows[0] == ("Verdict", "a check failed")
+        assert rows[0][0] == "Verdict"
+        assert rows[0][1].startswith("1 check failed (8 GPUs; checks: 1 failed, ")
         assert rows[1][0] == "gpu3 pcie-link"
-        assert rows[1][1].startswith("FAIL: Gen4 x8")
+        assert rows[1][1].startswith("FAIL — Gen4 x8")
         await pilot.press("enter", "down")  # onto the failing row: its explanation
         await until(pilot, lambda: "Fix: reseat" in explanation(app), "the fix explained")
         assert "Should be: Gen5 x16." in explanation(app)

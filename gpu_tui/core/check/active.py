@@ -26,7 +26,7 @@ ABOVE_PEAK = 105.0
 """Over this % of the computed peak, the peak's assumptions are wrong for this chip."""
 LOW_PERCENT = {"gemm": 30.0, "bandwidth": 50.0, "transfer": 50.0}
 """Under this % of peak a figure is worth a look even without siblings to compare."""
-NAMES = {"gemm": "gemm", "bandwidth": "memory-bandwidth", "transfer": "host-copies"}
+NAMES = {"gemm": "gemm", "bandwidth": "bandwidth", "transfer": "host-copies"}
 GEMM_DTYPES = ("bf16", "fp16", "tf32", "fp32")
 """The precision that matters for a GPU's GEMM, first found first (training runs in bf16)."""
 
@@ -150,10 +150,7 @@ def active_findings(document: RunDocument) -> list[Finding]:
             others = [r.value for d, r in gpus.items() if d != device] if device in gpus else []
             found.append(_judge(benchmark, result, others, _gpu_index(document, device)))
     reasons = sorted({_skip_text(skip) for skip in document.skipped if skip.get("device") == "gpu"})
-    found += [
-        Finding("gpu-measurements", SKIP, "not run", why=f"the GPU measurements did not run: {r}")
-        for r in reasons
-    ]
+    found += [Finding("gpu-measurements", SKIP, "no GPU measured", why=r) for r in reasons]
     found += [
         Finding(
             "measurements",
@@ -168,4 +165,6 @@ def active_findings(document: RunDocument) -> list[Finding]:
 
 
 def _skip_text(skip: dict[str, Any]) -> str:
-    return str(skip.get("reason") or "skipped")
+    """The bench engine's reason, in a check's words (its worker is the measuring process)."""
+    reason = str(skip.get("reason") or "skipped")
+    return reason.replace("visible to the worker", "visible to PyTorch (a CPU build, or no GPU)")

@@ -18,7 +18,7 @@ HOT_MARGIN_C = 5.0
 LOWERED_POWER = 0.95
 """An enforced power limit under this share of the default one has been lowered."""
 SLOWING = {
-    "thermal slowdown",
+    "software thermal slowdown",
     "hardware thermal slowdown",
     "hardware slowdown",
     "hardware power brake",
@@ -99,6 +99,8 @@ def ecc(gpu: Accelerator, now: GpuSample) -> Finding:
     corrected = now.ecc_errors_corrected
     if isinstance(enabled, Unknown):
         return _finding("ecc", OK, "this GPU has no ECC (GeForce and workstation boards)")
+    if not enabled and gpu.name.startswith("NVIDIA GeForce"):
+        return _finding("ecc", OK, "off (as GeForce cards ship; their memory is not ECC-checked)")
     if not enabled:
         return _finding(
             "ecc",
@@ -106,7 +108,7 @@ def ecc(gpu: Accelerator, now: GpuSample) -> Finding:
             "off",
             expected="on",
             why="memory errors go unnoticed",
-            fix="nvidia-smi -e 1, then reboot",
+            fix="nvidia-smi -e 1 (as root), then reboot",
         )
     counts = f"{uncorrected} uncorrected" if isinstance(uncorrected, int) else "uncorrected unknown"
     if isinstance(corrected, int):
@@ -127,25 +129,29 @@ def remapped_rows(gpu: Accelerator, now: GpuSample) -> Finding:
     rows = now.remapped_rows
     if not isinstance(rows, RemappedRows):
         return _finding("remapped-rows", SKIP, "not reported", why=str(rows.reason))
-    reading = f"{rows.correctable} correctable, {rows.uncorrectable} uncorrectable rows remapped"
+    reading = (
+        f"rows remapped: {rows.correctable} for correctable, "
+        f"{rows.uncorrectable} for uncorrectable errors"
+    )
     if rows.failed:
         return _finding(
             "remapped-rows",
             FAIL,
-            reading + ", remapping FAILED",
+            reading + "; remapping FAILED",
             why="the GPU ran out of spare memory rows",
-            fix="the GPU needs service (RMA)",
+            fix="the GPU needs repair: return it to the vendor (RMA)",
         )
     if rows.pending:
         return _finding(
             "remapped-rows",
             FAIL,
-            reading + ", one pending",
+            reading + "; a remap is pending",
             expected="none pending",
             why="a bad memory row is replaced only at the next GPU reset; until then it is used",
-            fix="drain the node, then reset the GPU (nvidia-smi -r) or reboot",
+            fix="stop new jobs on this node (drain it), then reset the GPU (nvidia-smi -r) or "
+            "reboot",
         )
-    return _finding("remapped-rows", OK, reading + ", none pending")
+    return _finding("remapped-rows", OK, reading + "; none pending")
 
 
 def clocks(gpu: Accelerator, now: GpuSample) -> Finding:
@@ -158,7 +164,7 @@ def clocks(gpu: Accelerator, now: GpuSample) -> Finding:
             "clocks",
             FAIL,
             "held back: " + ", ".join(slowed),
-            expected="free, or at the power cap",
+            expected="running free, or held at the power cap",
             why="heat or the board is slowing the GPU: it delivers less than it should",
             fix="check the cooling (fans, airflow, inlet temperature) and the power supply",
         )
@@ -171,7 +177,9 @@ def clocks(gpu: Accelerator, now: GpuSample) -> Finding:
             why="the board limits the clocks",
             fix="check the board's power and firmware",
         )
-    return _finding("clocks", OK, ", ".join(reasons) or "running free")
+    return _finding(
+        "clocks", OK, ", ".join(reasons) or "running free (nothing holds the clocks back)"
+    )
 
 
 def temperature(gpu: Accelerator, now: GpuSample) -> Finding:
@@ -271,7 +279,7 @@ def xid_finding(gpu: Accelerator, now: GpuSample, kernel: dict[str, list[int]] |
     return _finding(
         "xid",
         verdict,
-        f"XID {worst} ({means})" + ("" if len(set(seen)) == 1 else f"; seen: {sorted(set(seen))}"),
+        f"XID {worst}: {means}" + ("" if len(set(seen)) == 1 else f"; seen: {sorted(set(seen))}"),
         expected="none",
         why="the driver reported a GPU fault",
         fix=fix,
@@ -288,9 +296,10 @@ def gpu_findings(
             Finding(
                 "openable",
                 FAIL,
-                "lost" + (f": {reason.reason}" if isinstance(reason, Unknown) else ""),
+                "not answering the driver",
                 expected="answering",
-                why="the GPU stopped answering the driver",
+                why="it fell off the bus or hung"
+                + (f" (the driver says: {reason.reason})" if isinstance(reason, Unknown) else ""),
                 fix="power-cycle the node; reseat or RMA the GPU if it stays lost",
                 gpu=gpu.index,
             )
@@ -300,8 +309,9 @@ def gpu_findings(
             Finding(
                 "openable",
                 SKIP,
-                "outside this job's cgroup",
-                why="this process may not open it, so it was not checked",
+                "outside this job's GPUs",
+                why="the job scheduler gave this job other GPUs (its cgroup), so it was not "
+                "checked",
                 gpu=gpu.index,
             )
         ]

@@ -3,13 +3,32 @@ its explanation (what it should be, why it matters, the fix) as the row's note."
 
 from __future__ import annotations
 
-from gpu_tui.core.check.findings import FAIL, SKIP, WARN, Finding, Report
+from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
 from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
 
 TITLE = "Health check"
 _ORDER = {FAIL: 0, WARN: 1, SKIP: 2}
 _VERDICT_WORDS = {FAIL: "FAIL", WARN: "WARN", SKIP: "not checked"}
-VERDICT_HEADLINE = {0: "healthy", 1: "a check failed", 2: "could not check"}
+
+
+def verdict_words(report: Report) -> str:
+    """``healthy``, ``2 checks failed``, ``could not check``, or ``no NVIDIA GPU here``."""
+    if report.could_not_check:
+        return "could not check"
+    failed = report.count(FAIL)
+    if failed:
+        return f"{failed} check{'s' if failed != 1 else ''} failed"
+    return "healthy" if report.gpu_count else "no NVIDIA GPU here; the host is fine"
+
+
+def count_words(report: Report) -> str:
+    """``8 GPUs; checks: 1 failed, 0 warnings, 80 passed, 2 not checked``."""
+    warnings = report.count(WARN)
+    gpus = f"{report.gpu_count} GPU{'s' if report.gpu_count != 1 else ''}; checks: "
+    return (
+        f"{gpus}{report.count(FAIL)} failed, {warnings} warning{'s' if warnings != 1 else ''}, "
+        f"{report.count(OK)} passed, {report.count(SKIP)} not checked"
+    )
 
 
 def _row(finding: Finding) -> SpecRow:
@@ -18,14 +37,16 @@ def _row(finding: Finding) -> SpecRow:
     notes = []
     if finding.expected and finding.verdict != "ok":
         notes.append(f"Should be: {finding.expected}.")
-    if finding.why:
+    if finding.why and finding.verdict == SKIP:
+        notes.append(f"Not checked because {finding.why}.")
+    elif finding.why:
         notes.append(f"Why it matters: {finding.why}.")
     if finding.fix and finding.verdict in (FAIL, WARN):
         notes.append(f"Fix: {finding.fix}.")
     return SpecRow(
         key=f"check-{finding.check}",
         label=label,
-        value=f"{word}: {finding.reading}",
+        value=f"{word} — {finding.reading}",
         note=" ".join(notes),
         unknown=finding.verdict == SKIP,
     )
@@ -38,14 +59,14 @@ def health_section(report: Report | None, *, measuring: bool = False) -> SpecSec
             TITLE, (SpecRow("check-running", "Checking", "reading every GPU…"),), label=TITLE
         )
     status = report.exit_status
-    headline = VERDICT_HEADLINE[status] + (
-        f" — {report.could_not_check}" if report.could_not_check else ""
+    headline = verdict_words(report) + (
+        f" — {report.could_not_check}" if report.could_not_check else f" ({count_words(report)})"
     )
     if measuring:
-        headline += " · measuring GEMM, bandwidth and copies (about half a minute)…"
+        headline += " · measuring matrix-multiply speed, memory bandwidth and copies…"
     rows = [SpecRow("check-verdict", "Verdict", headline)]
     ordered = sorted(report.findings, key=lambda f: _ORDER.get(f.verdict, 3))
     rows += [_row(f) for f in ordered]
     return SpecSection(
-        f"{TITLE}: {VERDICT_HEADLINE[status]}", tuple(rows), label=TITLE, problem=status != 0
+        f"{TITLE}: {verdict_words(report)}", tuple(rows), label=TITLE, problem=status != 0
     )

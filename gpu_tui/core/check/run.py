@@ -16,8 +16,12 @@ from gpu_tui.core.check.findings import SKIP, Finding, Report
 from gpu_tui.core.check.gpu_checks import gpu_findings
 from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.devices import discover
+from gpu_tui.core.devices.doctor import LIBRARY_NOT_FOUND, explain_code
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.nvidia_live import NvmlSession
+
+DRIVER_LIBRARY_MISSING = explain_code(LIBRARY_NOT_FOUND)[0]
+"""What discovery says where there is no NVIDIA driver library at all."""
 
 
 def has_nvidia_device() -> bool:
@@ -42,11 +46,17 @@ def run_check(
     kernel_log: Callable[[], dict[str, list[int]] | str] = xid.kernel_xids,
     torch_build: Callable[[], str | Unknown | None] = torch_cuda,
     measure: Callable[[], RunDocument] | None = None,
+    demo: bool = False,
 ) -> Report:
     """Check this machine (``nvml`` swaps in another binding; the other arguments say what the
     machine has, for tests). ``measure``: the active checks' run (``active.run_quick``), after
-    the passive checks; left out, none runs."""
+    the passive checks; left out, none runs. ``demo``: say the SIMULATED GPU is not checked."""
     report = _passive(nvml, nvidia_present, kernel_log, torch_build)
+    if demo:  # said, so that the SIMULATED GPU the other views show is not taken as checked
+        simulated = Finding(
+            "simulated-gpu", SKIP, "SIMULATED", why="made up by --demo: there is nothing to check"
+        )
+        report = Report((*report.findings, simulated), report.gpu_count, report.could_not_check)
     if measure is None or report.could_not_check:
         return report
     return Report(
@@ -70,7 +80,10 @@ def _passive(
     gpus = [gpu for gpu in inventory.accelerators if not gpu.simulated]
     if backend is None or not backend.available or not gpus:
         reason = (backend.reason if backend is not None else "") or "no NVIDIA GPU found"
-        if nvidia_present():
+        # No driver library and no NVIDIA device: a machine without a GPU, not a sick one.
+        # Anything else (a driver that does not answer, a broken binding) could hide GPUs.
+        no_driver = backend is not None and reason == DRIVER_LIBRARY_MISSING
+        if nvidia_present() or not (no_driver or backend is None or backend.available):
             return Report(tuple(findings), 0, could_not_check=f"NVML: {reason}")
         findings.append(Finding("gpus", SKIP, "none", why=f"the GPU checks did not run: {reason}"))
         return Report(tuple(findings), 0)

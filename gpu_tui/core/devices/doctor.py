@@ -124,6 +124,11 @@ def explain_nvml_error(error: BaseException) -> tuple[str, str]:
     return (f"{type(error).__name__}: {error}", _EXPLAIN[UNKNOWN][1])
 
 
+def explain_code(code: int) -> tuple[str, str]:
+    """``(reason, fix)`` of an NVML return code this module explains."""
+    return _EXPLAIN[code]
+
+
 def explain_import_error(error: BaseException) -> tuple[str, str]:
     """``(reason, fix)`` when ``import pynvml`` failed, whatever it raised: a missing package, or a
     broken install (OSError from an unreadable file, SyntaxError from a damaged one, …)."""

@@ -8,6 +8,7 @@ metrics between it and the one before, so the first reading after start has none
 
 from __future__ import annotations
 
+import contextlib
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +28,8 @@ METRICS = {
     "fp16_percent": 13,
 }
 """Each ``Activity`` field's ``NVML_GPM_METRIC_*`` id."""
+HOPPER = 9
+"""``NVML_DEVICE_ARCH_HOPPER``: the first architecture with GPM."""
 NOT_SUPPORTED = "needs a Hopper or newer GPU (H100, H200, GH200, B200)"
 NO_GPM = "needs NVIDIA driver R520 or newer"
 FIRST = "shown from the second reading (two samples are compared)"
@@ -85,7 +88,13 @@ def _start(nvml: ModuleType, handle: object) -> _Buffers | Unknown:
             return Unknown(NOT_SUPPORTED)
         return _Buffers(nvml)
     except Exception as error:
-        return Unknown(NO_GPM if missing_function(error) else f"GPM: {field_reason(error)}")
+        if not missing_function(error):
+            return Unknown(f"GPM: {field_reason(error)}")
+        # An older driver: a newer one helps only a GPU that has GPM.
+        with contextlib.suppress(Exception):  # the architecture unknown: say what is known
+            if int(nvml.nvmlDeviceGetArchitecture(handle)) < HOPPER:
+                return Unknown(NOT_SUPPORTED)
+        return Unknown(NO_GPM)
 
 
 def _metrics(nvml: ModuleType, older: Any, newer: Any) -> dict[str, Maybe[float]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from types import ModuleType
 
@@ -21,6 +22,16 @@ EVERY_SECONDS = 1.0
 STALE_AFTER_SECONDS = 5.0
 
 Pair = tuple[Maybe[float], Maybe[float]]
+
+_RUNNING: weakref.WeakSet[PcieSampler] = weakref.WeakSet()
+"""Every reader whose thread may still run."""
+
+
+def stop_all(wait: float = 0.5) -> None:
+    """Stop every PCIe reader of the process: NVML is being taken away (or the process ends)
+    and a reader of a session nobody closed must not go on calling it."""
+    for sampler in list(_RUNNING):
+        sampler.close(wait)
 
 
 class PcieSampler:
@@ -41,6 +52,7 @@ class PcieSampler:
         self.read_all()  # the first reading is there for the first tick (~40 ms per GPU)
         self._thread = threading.Thread(target=self._run, name="gpu-tui-pcie", daemon=True)
         self._thread.start()
+        _RUNNING.add(self)
 
     def latest(self, index: int) -> Pair:
         """This GPU's newest (received, sent) bytes/s."""
@@ -80,5 +92,10 @@ class PcieSampler:
         while not self._stop.wait(EVERY_SECONDS):
             self.read_all()
 
-    def close(self) -> None:
+    def close(self, wait: float = 0.5) -> None:
+        """Stop the thread, waiting for it at most ``wait`` seconds (a call stuck in the
+        driver keeps it: it is a daemon, and ends with the process)."""
         self._stop.set()
+        _RUNNING.discard(self)
+        if self._thread is not threading.current_thread():
+            self._thread.join(wait)

@@ -30,7 +30,7 @@ _REASONS: tuple[tuple[int, str], ...] = (
     (0x4, "power cap"),
     (0x8, "hardware slowdown"),
     (0x10, "sync boost"),
-    (0x20, "thermal slowdown"),
+    (0x20, "software thermal slowdown"),
     (0x40, "hardware thermal slowdown"),
     (0x80, "hardware power brake"),
     (0x100, "display clock setting"),

@@ -58,7 +58,9 @@ class ExporterHealth:
     long the GPUs took to answer it, and how many GPU readings failed (a GPU lost, or a driver
     call past its time limit) since it started. The sampler reports each reading here."""
 
-    def __init__(self) -> None:
+    def __init__(self, hostname: str = "") -> None:
+        self._node = {dcgm_names.LABEL_HOSTNAME: hostname} if hostname else {}
+        """The node's label on each series, as on every GPU series."""
         self._lock = threading.Lock()
         self.read_errors = 0
         self.last_reading: Sample | None = None
@@ -78,14 +80,14 @@ class ExporterHealth:
             Family(
                 dcgm_names.BUILD_INFO,
                 "1, labelled with the version of gpu-tui serving this page.",
-                samples=[({"version": __version__}, 1.0)],
+                samples=[({"version": __version__, **self._node}, 1.0)],
             ),
             Family(
                 dcgm_names.READ_ERRORS,
                 "GPU readings that failed (GPU lost, or a driver call past its time limit) "
                 "since the exporter started.",
                 "counter",
-                [({}, float(errors))],
+                [(self._node, float(errors))],
             ),
         ]
         if reading is not None and seconds is not None:
@@ -93,12 +95,12 @@ class ExporterHealth:
                 Family(
                     dcgm_names.LAST_READING,
                     "When the newest reading served was taken (seconds since the epoch).",
-                    samples=[({}, reading.timestamp)],
+                    samples=[(self._node, reading.timestamp)],
                 ),
                 Family(
                     dcgm_names.LAST_READ_DURATION,
                     "How long the GPUs took to answer the newest reading (in seconds).",
-                    samples=[({}, seconds)],
+                    samples=[(self._node, seconds)],
                 ),
             ]
         return out

@@ -34,11 +34,13 @@ LABEL_KEYS = (
     dcgm_names.LABEL_MIG_INSTANCE,
     *WORKLOAD_LABELS,
 )
-PRESENCE = (dcgm_names.GPU_UTIL, dcgm_names.SM_CLOCK)
+PRESENCE = (dcgm_names.GPU_UTIL, dcgm_names.SM_CLOCK, dcgm_names.SIMULATED)
 """The series whose presence says a target exports a GPU: its utilisation where DCGM has one,
 else its SM clock (a MIG instance has no utilisation; dcgm-exporter's README sample has only
-the clocks and memory temperature). Each name here adds as much again to what the window of
-``target_nodes_query`` reads."""
+the clocks and memory temperature), else gpu-tui export's per-GPU ``gpu_tui_simulated``, which
+it writes for every GPU whatever the driver answers (a MIG GPU may give neither of the
+others). Each name here adds as much again to what the window of ``target_nodes_query`` reads
+where an exporter writes it."""
 LABELLED = (*PRESENCE, dcgm_names.FB_USED)
 """The series the labels are read from: memory too, which an exporter writes for every MIG
 instance (the labels' answer is where an instance's profile and pod come from)."""

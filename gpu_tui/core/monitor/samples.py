@@ -131,7 +131,7 @@ class GpuSample:
     decoder_percent: Maybe[float]
     ecc_errors_uncorrected: Maybe[int]
     throttle_reasons: Maybe[tuple[str, ...]]
-    """Plain words, e.g. ``("power cap", "thermal slowdown")``; empty when running free."""
+    """Plain words, e.g. ``("power cap", "software thermal slowdown")``; empty when running free."""
     processes: Maybe[tuple[GpuProcess, ...]]
     memory_reserved_bytes: Maybe[int] = NOT_READ
     """What the driver keeps for itself, outside ``memory_used_bytes`` (nvidia-smi's

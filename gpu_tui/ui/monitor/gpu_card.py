@@ -294,13 +294,13 @@ class GpuCard(RowsWidget):
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         )
+        clocks.append("  ECC ", style=label).append_text(self._ecc(gpu))  # before what may be cut
         nvlink = nvlink_text(gpu)
         if nvlink:
             clocks.append("  NVLink ", style=label).append(nvlink.removeprefix("NVLink "))
         clocks.append("  ENC/DEC ", style=label).append(
             f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%"
         )
-        clocks.append("  ECC ", style=label).append_text(self._ecc(gpu))
         if not isinstance(gpu.fan_percent, Unknown):
             clocks.append("  fan ", style=label).append(f"{gpu.fan_percent:.0f}%")
         for line in (head, util, clocks):
