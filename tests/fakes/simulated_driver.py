@@ -161,7 +161,18 @@ VALUE_TYPE_UNSIGNED_LONG_LONG = 3
 SAMPLING_PERIOD_US = 167_000
 """What the encoder/decoder utilisation calls report as their sampling period."""
 
-_NEWER_THAN_R470 = frozenset(
+_GPM = frozenset(
+    {
+        "nvmlGpmQueryDeviceSupport",
+        "nvmlGpmSampleAlloc",
+        "nvmlGpmSampleGet",
+        "nvmlGpmMetricsGet",
+        "nvmlGpmSampleFree",
+    }
+)
+"""GPU Performance Monitoring: R520 and newer."""
+
+_NEWER_THAN_R470 = _GPM | frozenset(
     {
         "nvmlDeviceGetComputeRunningProcesses_v3",
         "nvmlDeviceGetGraphicsRunningProcesses_v3",
@@ -169,11 +180,6 @@ _NEWER_THAN_R470 = frozenset(
         "nvmlDeviceGetCurrentClocksEventReasons",
         "nvmlDeviceGetConfComputeMemSizeInfo",
         "nvmlDeviceGetRunningProcessDetailList",
-        "nvmlGpmQueryDeviceSupport",
-        "nvmlGpmSampleAlloc",
-        "nvmlGpmSampleGet",
-        "nvmlGpmMetricsGet",
-        "nvmlGpmSampleFree",
     }
 )
 
@@ -210,13 +216,9 @@ BRANCHES: dict[str, Branch] = {
                 "nvmlDeviceGetCurrentClocksEventReasons",
                 "nvmlDeviceGetConfComputeMemSizeInfo",
                 "nvmlDeviceGetRunningProcessDetailList",
-                "nvmlGpmQueryDeviceSupport",
-                "nvmlGpmSampleAlloc",
-                "nvmlGpmSampleGet",
-                "nvmlGpmMetricsGet",
-                "nvmlGpmSampleFree",
             }
-        ),
+        )
+        | _GPM,
     ),
     "r535": Branch(
         "R535",
