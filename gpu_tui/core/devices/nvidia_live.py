@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import time
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
@@ -48,6 +49,8 @@ NVML_NOT_FOUND = 6
 """``nvmlDeviceGetProcessUtilization`` says NOT_FOUND when no process ran since the time asked."""
 ARGUMENT_VERSION_MISMATCH = 25
 """``NVML_ERROR_ARGUMENT_VERSION_MISMATCH``: the call is known, this struct version is not."""
+HEALTH_EVERY_SECONDS = 5.0
+"""How often the rarely changing health counters (ECC, PCIe replays, remapped rows) are read."""
 PID_LIMIT = 2**31
 """PIDs are positive 32-bit ``pid_t`` values: PID 0, or an entry at or above this (4294967295 is
 the "no MIG instance" word read as a PID), is one the binding misread, never a process."""
@@ -90,6 +93,8 @@ class NvmlSession:
         self._samples_since: dict[int, int] = {}
         """Per GPU, the newest process sample's driver timestamp (µs): the next ask's start."""
         self._nvlink_counted: dict[int, tuple[float, int, int]] = {}
+        self._health_read: dict[int, tuple[float, dict[str, Any]]] = {}
+        """Per GPU, its health counters and when they were read (``_health``)."""
         """Per GPU, the NVLink data counters (KiB) of the previous reading and when (µs)."""
         self._gpm = GpmReader()
         self._xids: XidWatch | None = None
@@ -239,20 +244,32 @@ class NvmlSession:
             ),
             memory_temperature_c=read(partial(_memory_temperature, nvml, handle)),
             energy_millijoules=read(lambda: int(nvml.nvmlDeviceGetTotalEnergyConsumption(handle))),
-            ecc_errors_corrected=read(
-                lambda: int(
-                    nvml.nvmlDeviceGetTotalEccErrors(
-                        handle, nvml.NVML_MEMORY_ERROR_TYPE_CORRECTED, nvml.NVML_VOLATILE_ECC
-                    )
-                )
-            ),
-            pcie_replay_count=read(lambda: int(nvml.nvmlDeviceGetPcieReplayCounter(handle))),
-            remapped_rows=read(partial(_remapped_rows, nvml, handle)),
+            **self._health(nvml, handle, index),
             last_xid=self._xids.last(index) if self._xids is not None else NOT_READ,
             nvlink_tx_bytes_per_second=nvlink_tx,
             nvlink_rx_bytes_per_second=nvlink_rx,
             activity=self._gpm.activity(nvml, handle, index),
         )
+
+    def _health(self, nvml: ModuleType, handle: object, index: int) -> dict[str, Any]:
+        """Memory and link health counters: they change rarely, so they are read every
+        ``HEALTH_EVERY_SECONDS`` and the readings in between repeat the last ones."""
+        now = time.monotonic()
+        kept = self._health_read.get(index)
+        if kept is None or now - kept[0] >= HEALTH_EVERY_SECONDS:
+            values: dict[str, Any] = {
+                "ecc_errors_corrected": read(
+                    lambda: int(
+                        nvml.nvmlDeviceGetTotalEccErrors(
+                            handle, nvml.NVML_MEMORY_ERROR_TYPE_CORRECTED, nvml.NVML_VOLATILE_ECC
+                        )
+                    )
+                ),
+                "pcie_replay_count": read(lambda: int(nvml.nvmlDeviceGetPcieReplayCounter(handle))),
+                "remapped_rows": read(partial(_remapped_rows, nvml, handle)),
+            }
+            kept = self._health_read[index] = (now, values)
+        return kept[1]
 
     def _nvlink_rates(
         self, nvml: ModuleType, handle: object, index: int
