@@ -11,6 +11,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import DataTable, OptionList
 from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
@@ -28,6 +29,17 @@ from gpu_tui.ui.widgets.compare_bars import CompareBars
 from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 FIELD_WIDTH = 18
+
+
+class SpecTable(DataTable[object]):
+    """The sheet's table. Its width changes without the pane's (the comparison bars beside it
+    come and go with the section): each change is posted, so the rows are refitted to it."""
+
+    class Resized(Message):
+        pass
+
+    def on_resize(self) -> None:
+        self.post_message(self.Resized())
 
 
 class SpecsPane(Pane, can_focus=False):
@@ -55,7 +67,7 @@ class SpecsPane(Pane, can_focus=False):
         with Horizontal():
             yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
             with Vertical(id="spec-main"):
-                yield DataTable(id="spec-table", cursor_type="row", zebra_stripes=True)
+                yield SpecTable(id="spec-table", cursor_type="row", zebra_stripes=True)
                 yield ReadingBox(text_id="spec-explain", id="spec-explain-box")
             yield CompareBars(id="spec-compare")
 
@@ -122,8 +134,9 @@ class SpecsPane(Pane, can_focus=False):
             self._value_width = 0
             return
         field = table.columns.get(ColumnKey("field"))
-        if field is not None:  # the longest label whole (a health check's "gpu3 remapped-rows")
-            field.width = max(FIELD_WIDTH, *(len(r.label) for r in section.rows))
+        wanted = max(FIELD_WIDTH, *(len(r.label) for r in section.rows))
+        if field is not None and field.width != wanted:  # the longest label whole
+            field.width = wanted  # (a health check's "gpu3 remapped-rows")
         width = self.value_width()
         column = table.columns.get(ColumnKey("value"))
         if column is not None:
@@ -190,6 +203,9 @@ class SpecsPane(Pane, can_focus=False):
 
     def on_resize(self) -> None:
         # Sizes are known by now: refit at once, so the first full table is one frame away.
+        self._refit()
+
+    def on_spec_table_resized(self) -> None:
         self._refit()
 
     def _refit(self) -> None:
