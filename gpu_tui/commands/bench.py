@@ -45,7 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="cpu, cuda, cuda:N, mps, gpu or all (repeatable; default: all)",
     )
     parser.add_argument(
-        "--only", nargs="+", metavar="NAME", help="run only these benchmarks (see --list)"
+        "--only",
+        nargs="+",
+        action="extend",  # --only gemm --only bandwidth runs both, as --only gemm bandwidth does
+        metavar="NAME",
+        help="run only these benchmarks (see --list); may be given more than once",
     )
     parser.add_argument(
         "--budget",

@@ -46,6 +46,15 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert message in err
 
 
+def test_only_given_twice_runs_both_as_one_list_does() -> None:
+    from gpu_tui.cli import build_parser
+
+    parser = build_parser()
+    twice = parser.parse_args(["bench", "--only", "gemm", "--only", "launch", "bandwidth"])
+    assert twice.only == ["gemm", "launch", "bandwidth"]
+    assert parser.parse_args(["bench"]).only is None  # no --only: every benchmark
+
+
 def test_a_device_the_worker_cannot_see_is_refused_and_no_empty_run_is_kept(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
