@@ -321,7 +321,7 @@ class GpuCard(RowsWidget):
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:
         ends = readings(gpu)
         mig = self._mig_text(gpu)
-        activity = activity_text(gpu)
+        activity = activity_text(gpu, width - LABEL)
         spare = height - FULL_ROWS - bool(mig)
         history = self.history if self.has_class("-fill") else None  # graphs fill spare rows
         drawn = graphed(spare) if history is not None else ()

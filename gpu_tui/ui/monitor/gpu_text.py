@@ -80,12 +80,13 @@ def tensor_text(gpu: GpuSample) -> str:
     return f"tensor {activity.tensor_percent:.0f}%"
 
 
-def activity_text(gpu: GpuSample) -> str:
-    """What the chip did since the last reading (GPM), or why it cannot be shown."""
+def activity_text(gpu: GpuSample, width: int | None = None) -> str:
+    """What the chip did since the last reading (GPM), or why it cannot be shown. ``width``:
+    as many figures as fit it whole, the most telling first (never one cut in half)."""
     activity = gpu.activity
     if isinstance(activity, Unknown):
         return f"what GPU-Util hides: {activity.reason}"
-    parts = (  # most telling first: a narrow card cuts the end
+    parts = (
         ("tensor cores", activity.tensor_percent),
         ("SMs", activity.sm_active_percent),
         ("occupancy", activity.sm_occupancy_percent),
@@ -96,7 +97,13 @@ def activity_text(gpu: GpuSample) -> str:
     )
     if all(isinstance(value, Unknown) for _, value in parts):
         return f"what GPU-Util hides: {activity.tensor_percent.reason}"  # type: ignore[union-attr]
-    return " · ".join(f"{name} {format_reading(value, '.0f', '%')}" for name, value in parts)
+    figures = [f"{name} {format_reading(value, '.0f', '%')}" for name, value in parts]
+    shown = figures[:1]
+    for figure in figures[1:]:
+        if width is not None and len(" · ".join([*shown, figure])) > width:
+            break
+        shown.append(figure)
+    return " · ".join(shown)
 
 
 def state_words(gpu: GpuSample) -> str:
