@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.data_dir import data_dir
 
 DEFAULTS: dict[str, Any] = {
@@ -112,8 +113,7 @@ def remember_theme(name: str) -> str | None:
     """Keep the theme chosen in the app for the next start; what went wrong, or None."""
     path = _state_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"theme": name}) + "\n")
+        atomic_write(path, json.dumps({"theme": name}) + "\n")
     except OSError as error:
         return f"{path}: {error.strerror or error}"
     return None

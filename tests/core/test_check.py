@@ -21,6 +21,7 @@ from gpu_tui.core.check.run import run_check
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.json_schemas import schema
+from tests import needs
 from tests.conftest import SimulatedNvml
 from tests.fakes.simulated_binding import environment, install_as_pynvml
 
@@ -278,3 +279,12 @@ def test_check_quick_measures_the_cpu_here_and_says_why_no_gpu_was_measured() ->
     checks = {f["check"]: f for f in document["findings"]}
     assert checks["cpu-gemm"]["reading"].endswith("% of peak")
     assert checks["gpu-measurements"]["verdict"] == "skip"
+
+
+def test_torch_s_cuda_build_is_read_without_importing_torch() -> None:
+    """The TUI's health check runs in the TUI's process, which must not pay for torch."""
+    probe = "from gpu_tui.core.check.run import torch_cuda; import sys; "
+    probe += "print(repr(torch_cuda()), 'torch' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    torch = needs.module("torch")  # CI installs the CPU build: no CUDA
+    assert done.stdout.split() == [repr(torch.version.cuda), "False"], done.stderr

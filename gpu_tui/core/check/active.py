@@ -68,10 +68,8 @@ def _throttled(result: BenchResult) -> str:
 def _gpu_index(document: RunDocument, device: str) -> int | None:
     devices = ((document.environment or {}).get("telemetry") or {}).get("devices") or {}
     index = (devices.get(device) or {}).get("nvml_index")
-    if isinstance(index, int):
-        return index
-    number = device.partition(":")[2]
-    return int(number) if number.isdigit() else None
+    # Unmatched (CUDA_VISIBLE_DEVICES renumbers): no GPU is named rather than the wrong one.
+    return index if isinstance(index, int) else None
 
 
 def _picked(document: RunDocument, benchmark: str) -> dict[str, BenchResult]:

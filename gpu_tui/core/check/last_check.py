@@ -7,13 +7,12 @@ version is refused with the reason, never half-trusted."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.data_dir import data_dir
 
 MAX_BYTES = 1 << 20
@@ -28,13 +27,7 @@ def save(document: dict[str, Any], path: Path | None = None) -> str | None:
     """Write the report atomically (temp file, rename); what went wrong, or None."""
     target = path or last_check_path()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", dir=target.parent, prefix=".last-", suffix=".json", delete=False
-        ) as out:
-            json.dump(document, out, indent=1)
-            out.write("\n")
-        os.replace(out.name, target)
+        atomic_write(target, json.dumps(document, indent=1) + "\n")
     except OSError as error:
         return f"the check could not be kept in {target}: {error.strerror or error}"
     return None

@@ -3,10 +3,12 @@ under its call limits), the kernel log's XIDs, and the host's checks, gathered i
 
 from __future__ import annotations
 
+import ast
 import glob
-import importlib
+import importlib.util
 import os
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 from gpu_tui.core.bench.document import RunDocument
@@ -30,13 +32,28 @@ def has_nvidia_device() -> bool:
 
 
 def torch_cuda() -> str | Unknown | None:
-    """The CUDA version torch was built for (None: a CPU build; Unknown: no torch)."""
+    """The CUDA version torch was built for (None: a CPU build; Unknown: no torch), read from
+    its ``version.py`` without importing torch: seconds of start-up, and CUDA set up, in a
+    process (the TUI's) that has no use for it."""
     try:
-        torch = importlib.import_module("torch")
-    except Exception:  # not installed, or broken: either way it cannot be asked
+        spec = importlib.util.find_spec("torch")
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    if not folders:
         return Unknown("torch is not installed")
-    version = getattr(getattr(torch, "version", None), "cuda", None)
-    return None if version is None else str(version)
+    try:
+        tree = ast.parse((Path(folders[0]) / "version.py").read_text())
+    except (OSError, SyntaxError, ValueError):
+        return Unknown("torch's version file could not be read")
+    for node in tree.body:
+        target: ast.expr | None = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and target.id == "cuda" and isinstance(value, ast.Constant):
+            return None if value.value is None else str(value.value)
+    return Unknown("torch's version file names no CUDA version")
 
 
 def run_check(
