@@ -117,6 +117,8 @@ async def test_one_h200_shows_its_recorded_readings(
         (card,) = cards(app)
         # A loaded machine may miss the first reading's deadline (drawn as missing): wait for one.
         await until(pilot, lambda: "75/700" in text(card), "a reading in time")
+        # The card is named once the hardware reading (a thread of its own) has come too.
+        await until(pilot, lambda: "H200" in str(card.border_title), "the GPU's name")
         assert card.mode == "full"
         shown = text(card)
         assert "28/" in shown  # °C, against the slowdown threshold
