@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
 from textual.containers import Container
+from textual.driver import Driver
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Header, Tab, Tabs
 from textual.worker import Worker
@@ -166,6 +167,19 @@ class GpuTuiApp(App[int]):
         self.stylesheet.add_source(path.read_text(encoding="utf-8"), read_from=(str(path), ""))
         if self.css_monitor is not None:  # ``textual run --dev``: reload it on change too
             self.css_monitor.add_paths([path])
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's terminal driver, with output that survives a hung-up terminal
+        (``gpu_tui.ui.terminal_driver``); a driver named in TEXTUAL_DRIVER is used as it is."""
+        driver = super().get_driver_class()
+        if sys.platform != "win32":
+            from textual.drivers.linux_driver import LinuxDriver
+
+            from gpu_tui.ui.terminal_driver import HangUpSafeDriver
+
+            if driver is LinuxDriver:
+                return HangUpSafeDriver
+        return driver
 
     def on_mount(self) -> None:
         self._handle_ending_signals()

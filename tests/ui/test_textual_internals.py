@@ -167,3 +167,13 @@ def test_7_the_screen_internals_tests_and_benchmarks_use() -> None:
     assert params(_compositor.Compositor.render_strips)[:1] == ["self"], (
         "Compositor.render_strips (entry 7)"
     )
+
+
+def test_8_the_linux_driver_writes_frames_through_its_file() -> None:
+    from textual.drivers import linux_driver
+
+    source = inspect.getsource(linux_driver.LinuxDriver.start_application_mode)
+    assert "WriterThread(self._file)" in source, (
+        "LinuxDriver no longer hands self._file to its WriterThread: HangUpSafeDriver's "
+        "output is not used (entry 8)"
+    )

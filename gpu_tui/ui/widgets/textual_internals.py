@@ -31,6 +31,10 @@ changes it. The list, with why each is used and what breaks if Textual changes i
 7. ``Screen._compositor.render_strips()`` (what the terminal shows, for tests) and
    ``Screen._on_timer_update`` (the screen's repaint pass, timed by ``scripts/bench_tick.py``):
    ``screen_strips`` and ``screen_update``. Only tests and benchmarks break.
+8. ``LinuxDriver._file``, the stream the driver hands its writer thread when the app starts:
+   ``gpu_tui.ui.terminal_driver.HangUpSafeDriver`` replaces it so that a hung-up terminal does
+   not end that thread. If it is renamed, the replacement is not used, and an app whose
+   terminal hangs up can block instead of exiting.
 """
 
 from __future__ import annotations
