@@ -169,7 +169,6 @@ def test_watch_json_over_the_8_gpu_node(
         assert [g["power_watts"] for g in gpus] == pytest.approx(HGX_POWER_WATTS)
         assert all(g["unknown"]["fan_percent"] for g in gpus)
     assert library.called("nvmlInit") == 1
-    assert not library.initialized  # NVML shut down on the way out
 
 
 def test_a_mig_gpu_s_instances_are_read_through_their_own_handles(

@@ -162,9 +162,9 @@ def test_sources_with_nvml_and_demo(simulated_nvml: SimulatedNvml) -> None:
     reading = simulated.sample(0)
     assert reading.index == 8  # after the eight real GPUs
     assert reading.simulated
-    assert library.initialized
     sources.close(reads_hung=False)
-    assert not library.initialized  # NVML shut down
+    assert sources.session is None
+    assert library.called("nvmlShutdown") == 0  # NVML stays open for the process's other readers
 
 
 def test_sources_say_why_there_are_no_gpus(simulated_nvml: SimulatedNvml) -> None:
@@ -189,7 +189,7 @@ def test_a_driver_without_gpus_is_a_note_not_an_empty_session(
     assert (sources.real, sources.inline, sources.session) == ([], [], None)
     assert sources.note == "NVML works but reports no NVIDIA GPUs"
     assert library.called("nvmlDeviceGetCount") >= 1
-    assert not library.initialized
+    assert library.called("nvmlInit") == 1
 
 
 # --- the real command, in a subprocess --------------------------------------------------------

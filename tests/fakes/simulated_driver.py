@@ -1191,6 +1191,9 @@ def reading_names() -> list[str]:
 
 def install(pynvml: Any, library: SimulatedLibrary) -> None:
     """Put ``library`` under the real binding ``pynvml``, as if the driver had been loaded."""
+    from gpu_tui.core.devices import nvml_process
+
+    nvml_process.forget_nvml()  # opened afresh, as by a new process on this driver
     with pynvml.libLoadLock:
         pynvml.nvmlLib = library
         pynvml._nvmlGetFunctionPointer_cache.clear()
@@ -1199,9 +1202,10 @@ def install(pynvml: Any, library: SimulatedLibrary) -> None:
 
 
 def uninstall(pynvml: Any) -> None:
-    from gpu_tui.core.devices import nvml_pcie
+    from gpu_tui.core.devices import nvml_pcie, nvml_process
 
     nvml_pcie.stop_all()  # a session's PCIe reader a test left running must call no more
+    nvml_process.forget_nvml()  # the next driver is opened afresh, as a new process would
     with pynvml.libLoadLock:
         library = pynvml.nvmlLib
         pynvml.nvmlLib = None

@@ -20,7 +20,7 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
-from gpu_tui.core.devices.nvml_util import load_nvml
+from gpu_tui.core.devices.nvml_process import open_nvml
 from gpu_tui.core.monitor.gpu_reader import DeviceReader
 from gpu_tui.core.monitor.samples import GpuSample
 
@@ -201,7 +201,7 @@ class Telemetry:
             return {str(d["device"]): {"nvml_index": None, "reason": reason} for d in gpus}
 
         def start() -> tuple[NvmlSession | None, dict[str, dict[str, Any]]]:
-            module, failure = load_nvml(nvml)
+            module, failure = open_nvml(nvml)
             if module is None:
                 return None, unmatched((failure and failure.reason) or "NVML is not available")
             records = match(environment, identities(module))

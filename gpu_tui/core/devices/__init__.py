@@ -48,7 +48,7 @@ def with_accelerators(
             reason="--demo: one SIMULATED accelerator added; its readings are synthetic",
         )
     topology = None
-    if len(gpus) >= 2:  # how they are connected: NVLink, PCIe, NUMA (a second NVML session)
+    if len(gpus) >= 2:  # how they are connected: NVLink, PCIe, NUMA (the same NVML session)
         from gpu_tui.core.devices.topology_discovery import discover_topology
 
         topology = discover_topology(nvml)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from functools import partial
 from types import ModuleType
@@ -27,7 +26,8 @@ from gpu_tui.core.devices.model import (
 )
 from gpu_tui.core.devices.nvidia_live import NvmlSession
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
-from gpu_tui.core.devices.nvml_util import GpuLostError, failed_status, load_nvml, read
+from gpu_tui.core.devices.nvml_process import open_nvml
+from gpu_tui.core.devices.nvml_util import GpuLostError, failed_status, read
 from gpu_tui.core.devices.peaks import gpu_peaks
 
 __all__ = ["NvmlSession", "cores_per_sm", "discover_nvidia"]
@@ -91,7 +91,7 @@ def discover_nvidia(
 
 
 def _discover(nvml: ModuleType | None) -> tuple[tuple[Accelerator, ...], BackendStatus]:
-    module, failure = load_nvml(nvml)
+    module, failure = open_nvml(nvml)
     if module is None:
         assert failure is not None
         return (), failure
@@ -102,10 +102,6 @@ def _discover(nvml: ModuleType | None) -> tuple[tuple[Accelerator, ...], Backend
     except Exception as error:  # device count itself failed: no per-device fallback possible
         reason, fix = explain_nvml_error(error)
         return (), BackendStatus("nvml", False, reason, fix)
-    finally:
-        # The inventory is already read; a failed shutdown changes nothing.
-        with contextlib.suppress(Exception):
-            module.nvmlShutdown()
     empty = None if gpus else "NVML works but reports no NVIDIA GPUs"
     return gpus, BackendStatus("nvml", True, reason=empty, details=details)
 

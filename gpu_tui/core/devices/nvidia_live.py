@@ -16,11 +16,11 @@ from gpu_tui.core.devices.model import BackendStatus
 from gpu_tui.core.devices.nvml_gpm import GpmReader
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_pcie import PcieSampler
+from gpu_tui.core.devices.nvml_process import open_nvml
 from gpu_tui.core.devices.nvml_util import (
     GpuLostError,
     failed_status,
     first_available,
-    load_nvml,
     missing_function,
     read,
     throttle_words,
@@ -123,7 +123,7 @@ class NvmlSession:
         lookup = process_lookup or HostProcesses()
 
         def start() -> NvmlSession:
-            module, failure = load_nvml(nvml)
+            module, failure = open_nvml(nvml)
             return cls(module, failure or BackendStatus("nvml", True), lookup)
 
         try:
@@ -138,8 +138,10 @@ class NvmlSession:
         return len(self._handles)
 
     def close(self, limit: float | None = None) -> None:
-        """Shut NVML down (once); later samples report the session as closed. Waits at most
-        ``limit`` seconds (default: the NVML call limit) for a driver that does not answer."""
+        """End this session (once): its PCIe reader, XID event set and GPM buffers are freed,
+        later samples report it as closed. NVML itself stays open for the process's other
+        readers (``nvml_process``). Waits at most ``limit`` seconds (default: the NVML call
+        limit) for a driver that does not answer."""
         nvml, self._nvml = self._nvml, None
         if nvml is not None:
 
@@ -149,7 +151,6 @@ class NvmlSession:
                 if self._xids is not None:
                     self._xids.close()
                 self._gpm.close(nvml)
-                nvml.nvmlShutdown()
 
             with contextlib.suppress(Exception):  # nothing useful to do: we are leaving
                 GATE.run(shut_down, limit=limit)

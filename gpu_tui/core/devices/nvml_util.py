@@ -1,16 +1,13 @@
-"""NVML call helpers shared by discovery and the live session: per-field reads, fallbacks, init."""
+"""NVML call helpers shared by discovery and the live session: per-field reads and fallbacks."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar
 
 from gpu_tui.core.devices.doctor import (
     FUNCTION_NOT_FOUND,
-    check_binding,
-    explain_import_error,
     explain_nvml_error,
     field_reason,
     is_gpu_lost,
@@ -18,7 +15,6 @@ from gpu_tui.core.devices.doctor import (
 )
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import BackendStatus
-from gpu_tui.core.devices.nvml_guard import IMPORT_CALL, traced, traced_call
 
 T = TypeVar("T")
 
@@ -84,30 +80,6 @@ def first_available(nvml: ModuleType, names: tuple[str, ...], *args: object) -> 
                 raise
             last = error
     raise last
-
-
-def load_nvml(nvml: ModuleType | None) -> tuple[ModuleType | None, BackendStatus | None]:
-    """Import and initialise NVML; on failure return the status that explains why.
-
-    The module comes back wrapped in ``TracedNvml``. Both steps can hang in a sick driver: run
-    this inside a ``GATE.run`` job (``nvml_guard``), never on a thread that must stay free.
-    """
-    module = nvml
-    if module is None:
-        try:
-            module = traced_call(IMPORT_CALL, importlib.import_module, "pynvml")
-        except Exception as error:  # not only ImportError: a broken install can raise anything
-            reason, fix = explain_import_error(error)
-            return None, BackendStatus("nvml", False, reason, fix)
-    wrong = check_binding(module)
-    if wrong is not None:
-        return None, BackendStatus("nvml", False, wrong[0], wrong[1])
-    module = traced(module)
-    try:
-        module.nvmlInit()
-    except Exception as error:
-        return None, failed_status(error)
-    return module, None
 
 
 def failed_status(error: BaseException) -> BackendStatus:

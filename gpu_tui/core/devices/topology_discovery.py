@@ -1,4 +1,4 @@
-"""Discovering the topology: open NVML, read how the GPUs are connected, close it again.
+"""Discovering the topology: read how the GPUs are connected, through this process's NVML.
 
 Kept apart from ``topology`` (the data and the pure readers) so that the inventory model can
 name ``Topology`` without depending on NVML loading, which itself reports through the model.
@@ -6,27 +6,20 @@ name ``Topology`` without depending on NVML loading, which itself reports throug
 
 from __future__ import annotations
 
-import contextlib
 from types import ModuleType
 
 from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
-from gpu_tui.core.devices.nvml_util import load_nvml
+from gpu_tui.core.devices.nvml_process import open_nvml
 from gpu_tui.core.devices.topology import Topology, read_topology
 
 
 def discover_topology(nvml: ModuleType | None = None) -> Topology | None:
-    """Open NVML, read the topology, close it; None when NVML or two GPUs are not there.
-    Bounded like every NVML read (``nvml_guard``): a driver that hangs gives None."""
+    """The topology; None when NVML or two GPUs are not there. Bounded like every NVML read
+    (``nvml_guard``): a driver that hangs gives None."""
 
     def job() -> Topology | None:
-        module, _ = load_nvml(nvml)
-        if module is None:
-            return None
-        try:
-            return read_topology(module)
-        finally:
-            with contextlib.suppress(Exception):
-                module.nvmlShutdown()
+        module, _ = open_nvml(nvml)
+        return None if module is None else read_topology(module)
 
     try:
         return GATE.run(job)
