@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+import threading
+from typing import TYPE_CHECKING
 
 from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.listen import DEFAULT_LISTEN, ListenAddress, parse_listen
+
+if TYPE_CHECKING:
+    from gpu_tui.core.devices.live_sources import GpuSources
+    from gpu_tui.core.fleet.exporter import MetricsPage
+    from gpu_tui.core.monitor.sampler import Sampler
 
 NAME = "export"
 HELP = (
@@ -108,10 +115,51 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    opened = [sources]
+    stop_retrying = threading.Event()
+    if sources.hung is not None and not demo:
+        threading.Thread(
+            target=open_when_answering,
+            args=(sampler, page, opened, stop_retrying),
+            name="gpu-tui-export-retry",
+            daemon=True,
+        ).start()
     try:
         sampler.run()
     finally:
+        stop_retrying.set()
         server.close()
         sampler.stop()
-        sources.close(reads_hung=sampler.hung_devices > 0, limit=CLOSE_LIMIT_SECONDS)
+        for each in opened:
+            each.close(reads_hung=sampler.hung_devices > 0, limit=CLOSE_LIMIT_SECONDS)
     return 0
+
+
+def open_when_answering(
+    sampler: Sampler, page: MetricsPage, opened: list[GpuSources], stop: threading.Event
+) -> None:
+    """NVML did not answer in time at start: ask again, later and later, and export the GPUs
+    once it answers, so one slow call does not leave the page empty until a restart."""
+    from gpu_tui.core.devices import discover
+    from gpu_tui.core.devices.live_sources import open_gpu_sources
+    from gpu_tui.core.devices.nvml_guard import retry_delay
+    from gpu_tui.core.fleet.exposition import identities
+
+    tries = 0
+    while not stop.wait(retry_delay(tries)):
+        tries += 1
+        sources = open_gpu_sources(demo=False)
+        if sources.session is None:
+            if sources.hung is None:  # an answer this time, and it says no GPU: stop asking
+                print(f"gpu-tui export: NVML answers now: {sources.note}", file=sys.stderr)
+                return
+            continue
+        opened.append(sources)
+        page.gpus = identities(discover())
+        sampler.add_gpu_sources(sources.real)
+        print(
+            f"gpu-tui export: NVML answers now: exporting {len(page.gpus)} GPU(s)",
+            file=sys.stderr,
+            flush=True,
+        )
+        return

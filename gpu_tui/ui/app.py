@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
+import itertools
 import signal
 import socket
 import sys
@@ -23,6 +24,7 @@ from textual.worker import Worker
 
 from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.devices.nvml_guard import not_answering, retry_delay
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.keys_footer import KeysFooter
 from gpu_tui.ui.messages import InventoryReady
@@ -249,7 +251,30 @@ class GpuTuiApp(App[int]):
         full = in_daemon_thread(
             lambda: with_accelerators(host, demo=config.demo, nvml=config.nvml), "gpu-tui-discover"
         )
-        self.post_message(InventoryReady(await asyncio.wrap_future(full)))
+        inventory = await asyncio.wrap_future(full)
+        self.post_message(InventoryReady(inventory))
+        nvml = inventory.backends.get("nvml")
+        # A driver that did not answer in time may answer later (not with --demo: its
+        # simulated GPU has taken the first free index by then).
+        if nvml is not None and not_answering(nvml.reason) and not config.demo:
+            self.rediscover_accelerators(host)
+
+    @work(exclusive=True, group="rediscover", exit_on_error=False)
+    async def rediscover_accelerators(self, host: Inventory) -> None:
+        """Ask NVML again, later and later, until it answers or fails for a reason that lasts."""
+        from gpu_tui.core.devices import with_accelerators
+        from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+
+        for tries in itertools.count():
+            await asyncio.sleep(retry_delay(tries))
+            again = in_daemon_thread(
+                lambda: with_accelerators(host, nvml=self.config.nvml), "gpu-tui-discover"
+            )
+            inventory = await asyncio.wrap_future(again)
+            nvml = inventory.backends.get("nvml")
+            if nvml is None or not not_answering(nvml.reason):
+                self.post_message(InventoryReady(inventory))
+                return
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         report_failure(self, event)  # discovery failing must be seen, not swallowed

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.devices.model import Inventory
-from gpu_tui.core.devices.nvml_guard import in_daemon_thread
+from gpu_tui.core.devices.nvml_guard import in_daemon_thread, retry_delay
 from gpu_tui.core.monitor import signals
 from gpu_tui.core.monitor.history_window import WINDOWS, kept_ms, window_ms, window_name
 from gpu_tui.core.monitor.sampler import Sampler, step_interval
@@ -38,9 +38,6 @@ from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 
 MIN_REDRAW_SECONDS = 0.25
-OPEN_RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0, 60.0)
-"""After NVML did not answer in time while opening, ask again after each of these (then every
-minute): one slow call must not leave the GPUs out for the whole session."""
 """At a 0.1 s refresh the sampler ticks ten times a second; drawing four is plenty to read."""
 WIDE_COLUMNS = 110
 """From this width on (Textual's ``-wide`` breakpoint too) the host and GPUs sit side by side."""
@@ -241,7 +238,7 @@ class MonitorPane(Pane, can_focus=True):
             # A driver that did not answer may answer later (not with --demo: its simulated
             # GPU has the slots by then).
             if sources.hung is not None and not self.config.demo:
-                delay = OPEN_RETRY_SECONDS[min(self._open_tries, len(OPEN_RETRY_SECONDS) - 1)]
+                delay = retry_delay(self._open_tries)
                 self._open_tries += 1
                 self.set_timer(delay, self._open_gpus)
                 again = f" Asking again in {delay:g} s."

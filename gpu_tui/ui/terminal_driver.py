@@ -52,4 +52,4 @@ class HangUpSafeDriver(LinuxDriver):
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)  # type: ignore[arg-type]
         # The stream the driver hands its writer thread when the app starts.
-        self._file = TerminalOutput(self._file)  # type: ignore[arg-type]
+        self._file = TerminalOutput(self._file)  # type: ignore[arg-type,assignment]

@@ -488,6 +488,68 @@ async def test_the_specs_pane_shows_the_cpu_then_nvml_not_answering(
             driver.release()
 
 
+async def test_the_specs_pane_shows_the_gpu_once_a_driver_that_did_not_answer_does(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    driver = hanging("nvmlInit")
+    app = make_app(AppConfig(demo=False, pane="specs", host="test-host", nvml=driver.binding))
+    async with app.run_test(size=(80, 24)) as pilot:
+        try:
+            expected = reason("nvmlInit", SHORT_LIMIT_SECONDS)
+            await until(
+                pilot,
+                lambda: (
+                    app.inventory is not None
+                    and app.inventory.backends.get("nvml") is not None
+                    and app.inventory.backends["nvml"].reason == expected
+                ),
+                "NVML not answering",
+            )
+            driver.release()  # the stuck init returns; the next discovery finds the GPU
+            await until(
+                pilot,
+                lambda: app.inventory is not None and bool(app.inventory.accelerators),
+                "the GPU discovered again",
+                timeout=8,
+            )
+            assert [gpu.name for gpu in app.inventory.accelerators] == ["NVIDIA H200"]
+            await pilot.press("q")
+        finally:
+            driver.release()
+
+
+def test_the_exporter_exports_the_gpus_once_a_driver_that_did_not_answer_does(
+    hanging: Callable[..., SimulatedLibrary],
+) -> None:
+    from gpu_tui.commands.export import open_when_answering
+    from gpu_tui.core.fleet.exporter import ExporterHealth, MetricsPage
+
+    driver = hanging("nvmlInit")
+    sources = open_gpu_sources(demo=False)  # the binding gpu-tui imports: this driver's
+    assert sources.hung is not None
+    sampler = Sampler(gpu_sources=sources.real, interval=0.1)
+    page = MetricsPage(lambda: sampler.latest, (), "gpu-node-7", ExporterHealth("gpu-node-7"))
+    opened = [sources]
+    stop = threading.Event()
+    retrying = threading.Thread(target=open_when_answering, args=(sampler, page, opened, stop))
+    retrying.start()
+    try:
+        sampler.tick()
+        assert b"DCGM_FI_DEV_GPU_TEMP" not in page.render()  # nothing to export yet
+        driver.release()
+        retrying.join(timeout=10)
+        assert not retrying.is_alive()
+        assert [gpu.model for gpu in page.gpus] == ["NVIDIA H200"]
+        sampler.tick()
+        assert b'DCGM_FI_DEV_GPU_TEMP{gpu="0"' in page.render()
+    finally:
+        stop.set()
+        retrying.join(timeout=10)
+        sampler.stop()
+        for each in opened:
+            each.close(reads_hung=False)
+
+
 def monitor_app(driver: SimulatedLibrary) -> GpuTuiApp:
     """The Monitor on the real host, its GPUs read through ``driver``, ticking ten times a
     second."""

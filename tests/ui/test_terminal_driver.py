@@ -31,8 +31,8 @@ def hung_up_terminal() -> Iterator[object]:
 
 
 def test_a_hung_up_terminal_fails_writes(hung_up_terminal) -> None:
-    with pytest.raises(OSError):
-        hung_up_terminal.write("frame")
+    hung_up_terminal.write("frame")
+    with pytest.raises(OSError, match="Input/output error"):
         hung_up_terminal.flush()
 
 

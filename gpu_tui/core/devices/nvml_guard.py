@@ -59,7 +59,23 @@ class NotAnsweringError(Exception):
     @property
     def reason(self) -> str:
         """``not answering (NVML call nvmlInit did not return within 5 s)``."""
-        return f"not answering ({self.detail})"
+        return f"{NOT_ANSWERING} ({self.detail})"
+
+
+NOT_ANSWERING = "not answering"
+RETRY_SECONDS = (2.0, 5.0, 10.0, 30.0, 60.0)
+"""After NVML did not answer in time, ask again after each of these (then every minute): one
+slow call must not leave the GPUs out for the whole session."""
+
+
+def not_answering(reason: str | None) -> bool:
+    """Whether a backend's ``reason`` is a driver that did not answer in time (and may later)."""
+    return bool(reason) and str(reason).startswith(NOT_ANSWERING + " (")
+
+
+def retry_delay(tries: int) -> float:
+    """Seconds before asking a driver that did not answer again, after ``tries`` tries."""
+    return RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)]
 
 
 def call_in_flight(thread: threading.Thread | None) -> tuple[str, float] | None:

@@ -147,15 +147,16 @@ class MetricsPage:
         last_check: Callable[[], LastCheck | str] = load_last_check,
     ) -> None:
         self._latest = latest
-        self._gpus = gpus
+        self.gpus = gpus
+        """Who each reading's GPU is (replaced when NVML, not answering at start, answers)."""
         self._hostname = hostname
         self._health = health
         self._last_check = last_check
 
     def families(self) -> list[Family]:
         return [
-            *families(self._latest(), self._gpus, self._hostname),
-            *check_families(self._last_check(), self._gpus, self._hostname),
+            *families(self._latest(), self.gpus, self._hostname),
+            *check_families(self._last_check(), self.gpus, self._hostname),
             *self._health.families(),
         ]
 

@@ -21,7 +21,7 @@ _PEAK_PRECISIONS = ("fp32", "tf32", "fp16", "bf16", "fp8")
 
 @dataclass(frozen=True)
 class GpuIdentity:
-    """What labels a GPU's series: fixed for the life of the exporter."""
+    """What labels a GPU's series (read once NVML answers, then fixed)."""
 
     index: int
     uuid: str
