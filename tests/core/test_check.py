@@ -16,7 +16,7 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
-from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.check.run import run_check
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.fields import Unknown
@@ -246,7 +246,7 @@ def test_a_gpu_ten_percent_below_its_siblings_fails_even_near_its_peak() -> None
     assert outlier.reading == "600,000 GFLOP/s bf16, 61 % of peak"
 
 
-def test_above_the_peak_says_the_peak_s_clock_is_wrong_and_throttling_is_named() -> None:
+def test_above_the_peak_says_an_assumption_is_wrong_and_throttling_is_named() -> None:
     throttled = {"throttle_reasons": ["power cap"]}
     findings = active_findings(
         run_of(
@@ -257,7 +257,7 @@ def test_above_the_peak_says_the_peak_s_clock_is_wrong_and_throttling_is_named()
     )
     by_check = {f.check: f for f in findings}
     assert by_check["cpu-gemm"].verdict == WARN
-    assert "the clock it assumes is lower" in by_check["cpu-gemm"].why
+    assert "one of its assumptions (the clock, or the work per cycle)" in by_check["cpu-gemm"].why
     assert by_check["gemm"].verdict == WARN
     assert by_check["gemm"].reading.endswith("(throttled while measured: power cap)")
     assert by_check["gpu-measurements"].why.endswith("no pinned memory")
@@ -288,3 +288,18 @@ def test_torch_s_cuda_build_is_read_without_importing_torch() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     torch = needs.module("torch")  # CI installs the CPU build: no CUDA
     assert done.stdout.split() == [repr(torch.version.cuda), "False"], done.stderr
+
+
+def test_cores_busy_well_below_their_reported_clock_are_a_warning() -> None:
+    from gpu_tui.core.devices.cpu import build_cpu_info
+    from tests.core.test_cpu import recorded
+
+    held_back = cpu_clock(build_cpu_info(recorded("this-vm-zen4", sustained_mhz=1800.0)))
+    assert held_back.verdict == WARN
+    assert held_back.reading == "1.80 GHz with every core busy (the CPU reports 2.60 GHz)"
+    assert "thermal or power limit" in held_back.why
+    boosting = cpu_clock(build_cpu_info(recorded("this-vm-zen4", sustained_mhz=3690.0)))
+    assert boosting.verdict == OK
+    unmeasured = cpu_clock(build_cpu_info(recorded("this-vm-zen4")))
+    assert unmeasured.verdict == SKIP
+    assert unmeasured.why.startswith("not measured")

@@ -118,3 +118,18 @@ def test_this_machine_matches_the_os() -> None:
     assert cpu.logical_cores == os.cpu_count()
     assert cpu.physical_cores == psutil.cpu_count(logical=False)
     assert cpu.model  # the first screen shows it
+
+
+def test_the_peak_uses_the_clock_measured_with_every_core_busy() -> None:
+    cpu = build_cpu_info(recorded("this-vm-zen4", sustained_mhz=3690.0))
+    assert cpu.sustained_mhz == 3690.0
+    assert cpu.current_mhz == pytest.approx(2596.124)  # the nominal clock, shown beside it
+    assert cpu.peak.gflops == pytest.approx(2 * 3.690 * 32)
+    assert "3.69 GHz (measured with every core busy)" in cpu.peak.basis
+
+
+def test_without_a_measured_clock_the_boost_clock_is_the_peak_s() -> None:
+    cpu = build_cpu_info(recorded("this-vm-zen4", max_mhz=3700.0))
+    assert isinstance(cpu.sustained_mhz, Unknown)
+    assert cpu.peak.gflops == pytest.approx(2 * 3.7 * 32)
+    assert "max boost clock" in cpu.peak.basis

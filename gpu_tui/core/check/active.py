@@ -120,8 +120,8 @@ def _judge(benchmark: str, result: BenchResult, siblings: list[float], gpu: int 
             WARN,
             reading,
             expected="at most 100 % of peak",
-            why="above the peak gpu-tui computes: the clock it assumes is lower than the one "
-            "this chip ran at (gpu-tui info shows the peak's basis)",
+            why="above the peak gpu-tui computes: one of its assumptions (the clock, or the "
+            "work per cycle) is wrong for this chip; gpu-tui info shows the peak's basis",
             gpu=gpu,
         )
     if percent is not None and percent < LOW_PERCENT[benchmark]:

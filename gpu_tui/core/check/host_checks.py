@@ -1,5 +1,6 @@
 """The host's side of a GPU server's health: driver against the CUDA torch was built for, and
-the CPU's frequency governor and turbo (a CPU held at its base clock feeds GPUs slower)."""
+the CPU's frequency governor, turbo and the clock its cores hold under load (a CPU held at or
+below its base clock feeds GPUs slower)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from pathlib import Path
 
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding
 from gpu_tui.core.devices.fields import Unknown
-from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.devices.model import CpuInfo, Inventory
 
 CPU_SYSFS = Path("/sys/devices/system/cpu")
+SLOW_CLOCK = 0.85
+"""Cores busy below this share of the clock the CPU reports are held back (heat, power, host)."""
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -69,6 +72,28 @@ def cpu_governor(root: Path = CPU_SYSFS) -> Finding:
             fix="cpupower frequency-set -g performance (as root)",
         )
     return Finding("cpu-governor", OK, f"performance on {len(governors)} cores")
+
+
+def cpu_clock(cpu: CpuInfo) -> Finding:
+    """The clock the cores hold with all of them busy, against the one the CPU reports."""
+    measured, reported = cpu.sustained_mhz, cpu.current_mhz
+    if isinstance(measured, Unknown):
+        return Finding("cpu-clock", SKIP, "not measured", why=measured.reason)
+    reading = f"{measured / 1000:.2f} GHz with every core busy"
+    if isinstance(reported, Unknown):
+        return Finding("cpu-clock", OK, reading)
+    reading += f" (the CPU reports {reported / 1000:.2f} GHz)"
+    if measured < SLOW_CLOCK * reported:
+        return Finding(
+            "cpu-clock",
+            WARN,
+            reading,
+            expected=f"at least {SLOW_CLOCK * reported / 1000:.2f} GHz",
+            why="the cores run below their reported clock under load: a thermal or power "
+            "limit, or (in a VM) a host that lends these cores to others",
+            fix="check cooling and the BIOS power profile; on a VM, ask for dedicated cores",
+        )
+    return Finding("cpu-clock", OK, reading)
 
 
 def cpu_turbo(root: Path = CPU_SYSFS) -> Finding:

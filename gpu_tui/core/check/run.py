@@ -16,7 +16,7 @@ from gpu_tui.core.check import xid
 from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import SKIP, Finding, Report
 from gpu_tui.core.check.gpu_checks import gpu_findings
-from gpu_tui.core.check.host_checks import cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.doctor import LIBRARY_NOT_FOUND, explain_code
 from gpu_tui.core.devices.fields import Unknown
@@ -92,6 +92,7 @@ def _passive(
         driver_and_torch(inventory, torch_build()),
         cpu_governor(),
         cpu_turbo(),
+        cpu_clock(inventory.cpu),
     ]
     backend = inventory.backends.get("nvml")
     gpus = [gpu for gpu in inventory.accelerators if not gpu.simulated]

@@ -15,6 +15,7 @@ from pathlib import Path
 import psutil
 
 from gpu_tui.core.devices import peaks
+from gpu_tui.core.devices.cpu_clock import sustained_clock_mhz
 from gpu_tui.core.devices.cpu_names import arm_core_name, arm_vendor, microarchitecture
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import CpuInfo
@@ -52,6 +53,8 @@ class CpuSources:
     physical_cores: int | None = None
     current_mhz: float | None = None
     max_mhz: float | None = None
+    sustained_mhz: float | None = None
+    """The clock measured with every core busy (``cpu_clock``), or None."""
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -163,8 +166,14 @@ def build_cpu_info(sources: CpuSources) -> CpuInfo:
         "no cpufreq driver exposes the boost clock (usual in VMs)"
     )
     peak_cores = physical if isinstance(physical, int) else logical
-    if isinstance(max_mhz, float):
-        clock: Maybe[float] = max_mhz
+    sustained: Maybe[float] = sources.sustained_mhz or Unknown(
+        "not measured (this architecture, or no executable memory allowed)"
+    )
+    if isinstance(sustained, float):
+        clock: Maybe[float] = sustained
+        clock_label = "measured with every core busy"
+    elif isinstance(max_mhz, float):
+        clock = max_mhz
         clock_label = "max boost clock"
     else:
         clock = current
@@ -186,6 +195,7 @@ def build_cpu_info(sources: CpuSources) -> CpuInfo:
         sockets=sockets or Unknown("socket ids not reported"),
         max_mhz=max_mhz,
         current_mhz=current,
+        sustained_mhz=sustained,
         cache_bytes=read_caches(sources.sys_root) if sources.sys_root else {},
         simd=simd,
         numa_nodes=count_numa_nodes(sources.sys_root)
@@ -230,14 +240,16 @@ def live_sources() -> CpuSources:
     except OSError:
         cpuinfo = _cpuinfo_from_py_cpuinfo()
         sys_root = None
+    physical = psutil.cpu_count(logical=False)
     return CpuSources(
         cpuinfo=cpuinfo,
         machine=machine,
         sys_root=sys_root,
         logical_cores=os.cpu_count(),
-        physical_cores=psutil.cpu_count(logical=False),
+        physical_cores=physical,
         current_mhz=current,
         max_mhz=maximum,
+        sustained_mhz=sustained_clock_mhz(physical or os.cpu_count() or 1),
     )
 
 

@@ -14,8 +14,11 @@ EXPLANATIONS: dict[str, str] = {
         "fast on dependent, branchy work, few in number."
     ),
     "cpu.clock": (
-        "Peak math rate scales with the sustained all-core clock. VMs often hide the boost "
-        "clock, so the peak here may be computed from the nominal clock and be conservative."
+        "Peak math rate scales with the clock the cores hold with all of them busy. VMs often "
+        "report only the nominal clock while the cores boost far past it, so gpu-tui measures "
+        "it: every core runs a chain of additions, each waiting for the one before, which a "
+        "core finishes at one per cycle — additions per second is the clock. The peak uses "
+        "the measured clock when there is one."
     ),
     "cpu.caches": (
         "Caches keep data next to the cores. Work that fits in L2/L3 avoids the slow trip to "

@@ -33,6 +33,8 @@ class CpuInfo:
     sockets: Maybe[int]
     max_mhz: Maybe[float]
     current_mhz: Maybe[float]
+    sustained_mhz: Maybe[float]
+    """The clock the cores run at with every one of them busy, measured; the peak's clock."""
     cache_bytes: dict[str, int]
     """Per level, e.g. ``{"L1d": 65536, "L2": 2097152, "L3": 33554432}`` (total across cores)."""
     simd: tuple[str, ...]

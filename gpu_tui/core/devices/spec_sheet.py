@@ -46,6 +46,13 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
         row("cpu.numa", "NUMA nodes", cpu.numa_nodes),
         clock,
         row("cpu.clock", "Max clock", cpu.max_mhz, _mhz(cpu.max_mhz)),
+        row(
+            "cpu.clock",
+            "Clock, all busy",
+            cpu.sustained_mhz,
+            _mhz(cpu.sustained_mhz),
+            note="measured: every core busy",
+        ),
         SpecRow(
             "cpu.caches",
             "Caches",
