@@ -9,7 +9,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from gpu_tui.core.check.findings import OK, VERDICTS, Report
+from gpu_tui.core.check.findings import OK, VERDICTS, Report, same_on_several_gpus
 from gpu_tui.core.check.health_sheet import count_words, verdict_words
 
 if TYPE_CHECKING:
@@ -71,7 +71,8 @@ def report_lines(report: Report, *, every: bool) -> list[str]:
         head += f" — {report.could_not_check}"
     else:
         head += f" ({count_words(report)})"
-    shown = [f.line() for f in report.findings if every or f.verdict != OK]
+    listed = [f for f in report.findings if every or f.verdict != OK]
+    shown = [finding.line(gpus) for finding, gpus in same_on_several_gpus(listed)]
     passed = report.count(OK)
     if passed and not every:
         checks = "check" if passed == 1 else "checks"

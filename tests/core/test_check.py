@@ -15,8 +15,9 @@ from gpu_tui.commands.check import report_json, report_lines
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.check.active import active_findings
-from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
+from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report, gpu_list
 from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.check.nvml_health import Fabric
 from gpu_tui.core.check.run import run_check
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.fields import Unknown
@@ -51,7 +52,9 @@ def test_a_healthy_node_passes_every_check_of_every_gpu(simulated_nvml: Simulate
     assert report.gpu_count == 8
     assert failed(report) == []
     per_gpu = {f.check for f in report.findings if f.gpu == 7}
-    assert per_gpu >= {"pcie-link", "nvlink", "ecc", "remapped-rows", "clocks", "xid"}
+    assert per_gpu >= {"pcie-link", "nvlink", "ecc", "remapped-rows", "clocks", "xid", "fabric"}
+    fabric = next(f for f in report.findings if f.gpu == 7 and f.check == "fabric")
+    assert fabric.reading == "registered with the NVSwitch fabric"
     assert all(f.verdict == OK for f in report.findings if f.gpu is not None)
 
 
@@ -66,8 +69,13 @@ def test_a_healthy_node_passes_every_check_of_every_gpu(simulated_nvml: Simulate
             "XID 79: the GPU has fallen off the bus",
         ),
         ("hgx_h100_8gpu_check_thermal", [(1, "clocks"), (1, "temperature")], "thermal slowdown"),
+        (
+            "hgx_h100_8gpu_check_fabric_not_started",
+            [(gpu, "fabric") for gpu in range(8)],
+            "fabric: not started (should be completed)",
+        ),
     ],
-    ids=["gen4-x8", "nvlink-down", "remap-pending-and-xid-79", "thermal"],
+    ids=["gen4-x8", "nvlink-down", "remap-pending-and-xid-79", "thermal", "fabric-manager-down"],
 )
 def test_each_faulty_node_names_its_fault_on_the_right_gpu_with_a_fix(
     simulated_nvml: SimulatedNvml, fault: str, expected: list[tuple[int, str]], words: str
@@ -303,3 +311,70 @@ def test_cores_busy_well_below_their_reported_clock_are_a_warning() -> None:
     unmeasured = cpu_clock(build_cpu_info(recorded("this-vm-zen4")))
     assert unmeasured.verdict == SKIP
     assert unmeasured.why.startswith("not measured")
+
+
+def test_a_mig_mode_change_waiting_for_a_reset_is_a_warning(simulated_nvml: SimulatedNvml) -> None:
+    report = check(simulated_nvml, "hgx_h100_8gpu_check_mig_pending")
+    (pending,) = [f for f in report.findings if f.check == "mig" and f.verdict != OK]
+    assert (pending.gpu, pending.verdict) == (5, WARN)
+    assert pending.reading == "off; on after the next GPU reset"
+    assert "nvidia-smi -r" in pending.fix
+    assert report.exit_status == 0  # a warning: the GPU works, in the mode it had
+
+
+def v100_check(simulated_nvml: SimulatedNvml, *fault: str) -> Report:
+    library = simulated_nvml("v100_sxm2_8gpu", add=fault)
+    return run_check(
+        nvml=library.binding,
+        nvidia_present=lambda: True,
+        kernel_log=lambda: {},
+        torch_build=lambda: NO_TORCH,
+    )
+
+
+def test_retired_pages_on_a_v100_pending_then_past_dcgm_s_limit(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    healthy = {f.gpu: f for f in v100_check(simulated_nvml).findings if f.check == "retired-pages"}
+    assert healthy[0].reading == "0 retired (0 for double-bit errors)"
+    assert {f.verdict for f in healthy.values()} == {OK}
+    assert len(healthy) == 8
+    pending = v100_check(simulated_nvml, "v100_sxm2_8gpu_check_retired_pages")
+    (page,) = [f for f in pending.findings if f.check == "retired-pages" and f.verdict != OK]
+    assert (page.gpu, page.verdict) == (2, WARN)
+    assert page.reading == "3 retired (1 for double-bit errors); one waits for a reset"
+    worn = v100_check(simulated_nvml, "v100_sxm2_8gpu_check_worn_memory")
+    assert failed(worn) == [(6, "retired-pages")]
+    assert worn.exit_status == 1
+
+
+def test_an_h100_says_it_remaps_rows_instead_of_retiring_pages(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    report = check(simulated_nvml)
+    pages = next(f for f in report.findings if f.check == "retired-pages" and f.gpu == 0)
+    assert pages.verdict == OK
+    assert pages.reading.startswith("not reported (the A100 and newer remap rows instead")
+
+
+@pytest.mark.parametrize("branch", ["r535", "r550"])
+def test_the_fabric_state_is_read_on_r535_s_call_and_r550_s_versioned_one(
+    simulated_nvml: SimulatedNvml, branch: str
+) -> None:
+    from gpu_tui.core.check.nvml_health import device_health
+
+    library = simulated_nvml("hgx_h100_8gpu", branch, add=HEALTHY)
+    health = device_health([0, 7], library.binding)
+    assert health[7].fabric == Fabric("completed", "Success")
+    versioned = library.called("nvmlDeviceGetGpuFabricInfoV")
+    assert versioned == (2 if branch == "r550" else 0)
+
+
+def test_the_same_finding_on_several_gpus_is_one_line_naming_them(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    report = check(simulated_nvml, "hgx_h100_8gpu_check_fabric_not_started")
+    fabric = [line for line in report_lines(report, every=False) if " fabric: " in line]
+    assert len(fabric) == 1
+    assert fabric[0].startswith("FAIL gpu0-7 fabric: not started")
+    assert [gpu_list(gpus) for gpus in ([1, 4], [0, 1, 2, 5], [3])] == ["1,4", "0-2,5", "3"]

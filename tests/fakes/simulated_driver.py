@@ -172,15 +172,24 @@ _GPM = frozenset(
 )
 """GPU Performance Monitoring: R520 and newer."""
 
-_NEWER_THAN_R470 = _GPM | frozenset(
-    {
-        "nvmlDeviceGetComputeRunningProcesses_v3",
-        "nvmlDeviceGetGraphicsRunningProcesses_v3",
-        "nvmlDeviceGetMemoryInfo_v2",
-        "nvmlDeviceGetCurrentClocksEventReasons",
-        "nvmlDeviceGetConfComputeMemSizeInfo",
-        "nvmlDeviceGetRunningProcessDetailList",
-    }
+_FABRIC_V = frozenset({"nvmlDeviceGetGpuFabricInfoV"})
+"""The versioned fabric-state call: R550 and newer."""
+_FABRIC = _FABRIC_V | {"nvmlDeviceGetGpuFabricInfo"}
+"""The NVSwitch fabric's state per GPU (Hopper and newer on NVSwitch systems): R535 and newer."""
+
+_NEWER_THAN_R470 = (
+    _GPM
+    | _FABRIC
+    | frozenset(
+        {
+            "nvmlDeviceGetComputeRunningProcesses_v3",
+            "nvmlDeviceGetGraphicsRunningProcesses_v3",
+            "nvmlDeviceGetMemoryInfo_v2",
+            "nvmlDeviceGetCurrentClocksEventReasons",
+            "nvmlDeviceGetConfComputeMemSizeInfo",
+            "nvmlDeviceGetRunningProcessDetailList",
+        }
+    )
 )
 
 
@@ -218,13 +227,14 @@ BRANCHES: dict[str, Branch] = {
                 "nvmlDeviceGetRunningProcessDetailList",
             }
         )
-        | _GPM,
+        | _GPM
+        | _FABRIC,
     ),
     "r535": Branch(
         "R535",
         "535.86.10",
         12020,
-        missing=frozenset({"nvmlDeviceGetRunningProcessDetailList"}),
+        missing=frozenset({"nvmlDeviceGetRunningProcessDetailList"}) | _FABRIC_V,
         process_entry_bytes={
             "nvmlDeviceGetComputeRunningProcesses_v3": 32,
             "nvmlDeviceGetGraphicsRunningProcesses_v3": 32,
@@ -240,7 +250,8 @@ BRANCHES: dict[str, Branch] = {
                 "nvmlDeviceGetGraphicsRunningProcesses_v3",
                 "nvmlDeviceGetRunningProcessDetailList",
             }
-        ),
+        )
+        | _FABRIC_V,
     ),
     "r550": Branch("R550", "550.90.12", 12040, missing=frozenset()),
     "r570": Branch("R570", "570.133.20", 12080, missing=frozenset()),
@@ -379,6 +390,9 @@ ECC_COUNTERS = {
     (0, 1): "ecc_aggregate_corrected",
 }
 """(``nvmlMemoryErrorType_t``, ``nvmlEccCounterType_t``) → reading."""
+RETIREMENT_CAUSES = {0: "single_bit", 1: "double_bit"}
+"""``nvmlPageRetirementCause_t`` (multiple single-bit errors, a double-bit error) → key of
+``retired_pages``."""
 
 READS: dict[str, Reads] = {
     "nvmlDeviceGetArchitecture": _one("architecture"),
@@ -419,6 +433,7 @@ READS: dict[str, Reads] = {
     "nvmlDeviceGetComputeInstanceId": _one("compute_instance_id"),
     "nvmlDeviceGetTotalEnergyConsumption": _one("energy_mj"),
     "nvmlDeviceGetPcieReplayCounter": _one("pcie_replay_count"),
+    "nvmlDeviceGetRetiredPagesPendingStatus": _one("retired_pages_pending"),
     "nvmlDeviceGetRemappedRows": Reads(
         tuple(
             ("remapped_rows", key) for key in ("correctable", "uncorrectable", "pending", "failed")
@@ -917,6 +932,31 @@ class SimulatedLibrary:
         total, used, reserved = _memory(self._record(handle))
         out.total, out.reserved, out.used = total, reserved, used
         out.free = total - used - reserved
+        return SUCCESS
+
+    def _c_nvmlDeviceGetGpuFabricInfo(self, handle: Any, info: Any) -> int:
+        fabric = _reading(self._record(handle), "fabric")
+        out = _target(info)
+        out.state, out.status = int(fabric["state"]), int(fabric.get("status", SUCCESS))
+        return SUCCESS
+
+    def _c_nvmlDeviceGetGpuFabricInfoV(self, handle: Any, info: Any) -> int:
+        if _target(info).version != self.binding.nvmlGpuFabricInfo_v2:
+            return ERROR_ARGUMENT_VERSION_MISMATCH
+        return self._c_nvmlDeviceGetGpuFabricInfo(handle, info)
+
+    def _c_nvmlDeviceGetRetiredPages(
+        self, handle: Any, cause: Any, count: Any, addresses: Any
+    ) -> int:
+        pages = _reading(self._record(handle), "retired_pages")
+        chosen = [int(page) for page in pages[RETIREMENT_CAUSES[_number(cause)]]]
+        room = _target(count)
+        if addresses is None or room.value < len(chosen):
+            room.value = len(chosen)
+            return ERROR_INSUFFICIENT_SIZE if chosen else SUCCESS
+        for at, page in enumerate(chosen):
+            addresses[at] = page
+        room.value = len(chosen)
         return SUCCESS
 
     def _c_nvmlDeviceGetUtilizationRates(self, handle: Any, utilization: Any) -> int:

@@ -3,6 +3,7 @@ fix; and a report's exit status (0 healthy, 1 a check failed, 2 could not check)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 OK = "ok"
@@ -34,9 +35,12 @@ class Finding:
     fix: str = ""
     gpu: int | None = None
 
-    def line(self) -> str:
-        """The finding in one line: ``FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16) — …``."""
+    def line(self, gpus: Sequence[int] = ()) -> str:
+        """The finding in one line: ``FAIL gpu3 pcie-link: Gen4 x8 (should be Gen5 x16) — …``;
+        ``gpus``: every GPU it was found on (``gpu0-7``, ``gpu1,4``), when more than this one."""
         where = f"gpu{self.gpu} " if self.gpu is not None else ""
+        if len(gpus) > 1:
+            where = f"gpu{gpu_list(gpus)} "
         text = f"{self.verdict.upper():4} {where}{self.check}: {self.reading}"
         if self.expected and self.verdict != OK:
             text += f" (should be {self.expected})"
@@ -45,6 +49,32 @@ class Finding:
         if self.fix and self.verdict in (WARN, FAIL):
             text += f"; fix: {self.fix}"
         return text
+
+
+def gpu_list(gpus: Sequence[int]) -> str:
+    """``0-7``, ``1,4``, ``0-2,5``: runs of consecutive GPUs joined."""
+    runs: list[list[int]] = []
+    for gpu in sorted(gpus):
+        if runs and gpu == runs[-1][-1] + 1:
+            runs[-1].append(gpu)
+        else:
+            runs.append([gpu])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ",".join(map(str, r)) for r in runs)
+
+
+def same_on_several_gpus(findings: Iterable[Finding]) -> list[tuple[Finding, list[int]]]:
+    """The findings with those that say the same thing on several GPUs as one, with the GPUs
+    (a fabric manager that is down shows on all eight: one line, not eight), in order."""
+    groups: dict[tuple[object, ...], tuple[Finding, list[int]]] = {}
+    for finding in findings:
+        if finding.gpu is None:
+            groups[("host", len(groups))] = (finding, [])
+            continue
+        key = (finding.check, finding.verdict, finding.reading, finding.expected, finding.why)
+        key += (finding.fix,)
+        _, gpus = groups.setdefault(key, (finding, []))
+        gpus.append(finding.gpu)
+    return list(groups.values())
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from gpu_tui.core.check import xid as xids
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding
+from gpu_tui.core.check.nvml_health import DeviceHealth
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator
 from gpu_tui.core.monitor.samples import GpuSample, RemappedRows
@@ -25,6 +26,14 @@ SLOWING = {
 }
 """Clock-event reasons that mean the GPU is being slowed by heat or its board, not by choice."""
 LIMITING = {"board limit", "reliability limit"}
+RETIRED_PAGES_FAIL = 60
+RETIRED_PAGES_WARN = 15
+"""DCGM's diagnostic fails a GPU from 60 retired pages and warns from 15
+(DCGM_LIMIT_MAX_RETIRED_PAGES and its soft limit, dcgm_gpu_hardware_limits.h in
+https://github.com/NVIDIA/DCGM)."""
+NOT_READ = Unknown("not read: the driver did not answer in time")
+UNREAD = DeviceHealth(NOT_READ, NOT_READ, NOT_READ)
+"""A GPU whose health readings could not be taken: those checks say so instead of passing."""
 
 Check = Callable[[Accelerator, GpuSample], Finding]
 
@@ -239,13 +248,96 @@ def persistence(gpu: Accelerator, now: GpuSample) -> Finding:
     return _finding("persistence", OK, "on")
 
 
-def mig(gpu: Accelerator, now: GpuSample) -> Finding:
+def mig(gpu: Accelerator, health: DeviceHealth) -> Finding:
     enabled = gpu.mig_enabled
     if isinstance(enabled, Unknown):
         return _finding("mig", OK, "not available on this GPU")
-    if enabled:
-        return _finding("mig", OK, f"on, {len(gpu.mig_devices)} instances")
-    return _finding("mig", OK, "off")
+    reading = f"on, {len(gpu.mig_devices)} instances" if enabled else "off"
+    pending = health.mig_pending
+    if isinstance(pending, bool) and pending != enabled:
+        return _finding(
+            "mig",
+            WARN,
+            f"{reading}; {'on' if pending else 'off'} after the next GPU reset",
+            expected="no change waiting",
+            why="a MIG mode change was asked for and waits for a reset: jobs see the old mode",
+            fix=f"stop the GPU's processes and reset it (nvidia-smi -r -i {gpu.index}), or reboot",
+        )
+    return _finding("mig", OK, reading)
+
+
+def fabric(gpu: Accelerator, health: DeviceHealth) -> Finding:
+    """The NVSwitch fabric (HGX and DGX with NVSwitch): fabric manager registers each GPU."""
+    state = health.fabric
+    if state == NOT_READ:
+        return _finding("fabric", SKIP, "not read", why=NOT_READ.reason)
+    if isinstance(state, Unknown) or state.state == "not supported":
+        return _finding("fabric", OK, "no NVSwitch fabric reported")
+    if state.state == "completed" and state.status == "Success":
+        return _finding("fabric", OK, "registered with the NVSwitch fabric")
+    if state.state == "completed":
+        return _finding(
+            "fabric",
+            FAIL,
+            f"registration failed: {state.status}",
+            expected="completed, Success",
+            why="the GPU is not on the NVSwitch fabric: CUDA jobs fail or run without NVLink",
+            fix="journalctl -u nvidia-fabricmanager for the cause; restart it, then reset the GPUs",
+        )
+    return _finding(
+        "fabric",
+        WARN if state.state == "in progress" else FAIL,
+        state.state,
+        expected="completed",
+        why="fabric manager has not registered the GPU with the NVSwitch fabric: CUDA cannot "
+        "use it until it has",
+        fix="systemctl start nvidia-fabricmanager (its version must match the driver's)"
+        if state.state == "not started"
+        else "wait a minute; if it stays, restart nvidia-fabricmanager",
+    )
+
+
+def retired_pages(gpu: Accelerator, health: DeviceHealth) -> Finding:
+    """Page retirement, on GPUs before the A100 (which remap rows instead)."""
+    pages = health.retired_pages
+    if pages == NOT_READ:
+        return _finding("retired-pages", SKIP, "not read", why=NOT_READ.reason)
+    if isinstance(pages, Unknown):
+        return _finding(
+            "retired-pages",
+            OK,
+            "not reported (the A100 and newer remap rows instead; GPUs without ECC do neither)",
+        )
+    total = pages.single_bit + pages.double_bit
+    reading = f"{total} retired ({pages.double_bit} for double-bit errors)"
+    if total >= RETIRED_PAGES_FAIL:
+        return _finding(
+            "retired-pages",
+            FAIL,
+            reading,
+            expected=f"under {RETIRED_PAGES_FAIL}",
+            why="the GPU is close to the most pages it can retire: its memory is failing",
+            fix="drain the node and RMA the GPU",
+        )
+    if pages.pending is True:
+        return _finding(
+            "retired-pages",
+            WARN,
+            reading + "; one waits for a reset",
+            expected="none waiting",
+            why="a page with errors stays in use until the GPU is reset",
+            fix=f"reset the GPU (nvidia-smi -r -i {gpu.index}) or reboot, between jobs",
+        )
+    if total >= RETIRED_PAGES_WARN:
+        return _finding(
+            "retired-pages",
+            WARN,
+            reading,
+            expected=f"under {RETIRED_PAGES_WARN}",
+            why="more retired pages than a healthy GPU gathers: its memory is wearing out",
+            fix="watch the count; plan to replace the GPU if it keeps rising",
+        )
+    return _finding("retired-pages", OK, reading)
 
 
 PASSIVE: tuple[Check, ...] = (
@@ -257,8 +349,8 @@ PASSIVE: tuple[Check, ...] = (
     temperature,
     power_limit,
     persistence,
-    mig,
 )
+HEALTH: tuple[Callable[[Accelerator, DeviceHealth], Finding], ...] = (fabric, retired_pages, mig)
 
 
 def xid_finding(gpu: Accelerator, now: GpuSample, kernel: dict[str, list[int]] | str) -> Finding:
@@ -287,7 +379,10 @@ def xid_finding(gpu: Accelerator, now: GpuSample, kernel: dict[str, list[int]] |
 
 
 def gpu_findings(
-    gpu: Accelerator, now: GpuSample, kernel: dict[str, list[int]] | str
+    gpu: Accelerator,
+    now: GpuSample,
+    kernel: dict[str, list[int]] | str,
+    health: DeviceHealth = UNREAD,
 ) -> list[Finding]:
     """Every passive check of one GPU, in the order they are printed."""
     if now.lost:
@@ -315,7 +410,9 @@ def gpu_findings(
                 gpu=gpu.index,
             )
         ]
-    found = [check(gpu, now) for check in PASSIVE] + [xid_finding(gpu, now, kernel)]
+    found = [check(gpu, now) for check in PASSIVE]
+    found += [check(gpu, health) for check in HEALTH]
+    found.append(xid_finding(gpu, now, kernel))
     return [
         Finding(f.check, f.verdict, f.reading, f.expected, f.why, f.fix, gpu=gpu.index)
         for f in found

@@ -15,8 +15,9 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.check import xid
 from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import SKIP, Finding, Report
-from gpu_tui.core.check.gpu_checks import gpu_findings
+from gpu_tui.core.check.gpu_checks import UNREAD, gpu_findings
 from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
+from gpu_tui.core.check.nvml_health import device_health
 from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.doctor import LIBRARY_NOT_FOUND, explain_code
 from gpu_tui.core.devices.fields import Unknown
@@ -112,7 +113,8 @@ def _passive(
         readings = [session.sample(gpu.index) for gpu in gpus]
     finally:
         session.close()
+    health = device_health([gpu.index for gpu in gpus], nvml)
     kernel = kernel_log()
     for gpu, reading in zip(gpus, readings, strict=True):
-        findings += gpu_findings(gpu, reading, kernel)
+        findings += gpu_findings(gpu, reading, kernel, health.get(gpu.index, UNREAD))
     return Report(tuple(findings), len(gpus))
