@@ -9,11 +9,11 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from gpu_tui.core.check.findings import OK, VERDICTS, Report, same_on_several_gpus
+from gpu_tui.core.check.findings import OK, VERDICTS, Finding, Report, same_on_several_gpus
 from gpu_tui.core.check.health_sheet import count_words, verdict_words
 
 if TYPE_CHECKING:
-    from gpu_tui.core.bench.document import RunDocument
+    pass
 
 NAME = "check"
 HELP = (
@@ -35,8 +35,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=(
             "also measure each GPU's (and the CPU's) matrix-multiply speed, memory bandwidth "
-            "and host↔GPU copies, against its peak and against the other GPUs: seconds per "
-            "device (needs PyTorch)"
+            "and host↔GPU copies, against its peak and against the other GPUs, and with two "
+            "GPUs or more the copies between every pair and an all-reduce: about a minute "
+            "(needs PyTorch)"
+        ),
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=(
+            "as --quick, over the full benchmark suite's sizes with four times the time per "
+            "measurement: steadier figures, several minutes on a GPU server"
         ),
     )
 
@@ -85,16 +94,18 @@ def run(args: argparse.Namespace) -> int:
     from gpu_tui.core.check.run import run_check
 
     measure = None
-    if args.quick:
-        from gpu_tui.core.check.active import run_quick
+    if args.quick or args.full:
+        from gpu_tui.core.check.active import quick_findings
 
-        def measure() -> RunDocument:
+        def measure(gpus: int) -> list[Finding]:
+            links = "; then copies between every pair of GPUs and an all-reduce" * (gpus >= 2)
             print(
-                "gpu-tui check: measuring matrix-multiply speed, memory bandwidth and copies …",
+                "gpu-tui check: measuring matrix-multiply speed, memory bandwidth and host "
+                f"copies{links} …",
                 file=sys.stderr,
                 flush=True,
             )
-            return run_quick(getattr(args, "bench_python", None))
+            return quick_findings(gpus, getattr(args, "bench_python", None), full=args.full)
 
     report = run_check(measure=measure, demo=bool(getattr(args, "demo", False)))
     document = report_json(report, time.time())

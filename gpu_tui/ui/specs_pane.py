@@ -160,14 +160,14 @@ class SpecsPane(Pane, can_focus=False):
 
     @work(thread=True, exclusive=True, group="health-check", exit_on_error=False)
     def run_check(self, *, measure: bool) -> None:
-        from gpu_tui.core.check.active import run_quick
+        from gpu_tui.core.check.active import quick_findings
         from gpu_tui.core.check.run import run_check
 
         self.app.call_from_thread(self._checking, measure)
         python = self.config.bench_python
         report = run_check(
             nvml=self.config.nvml,
-            measure=(lambda: run_quick(python)) if measure else None,
+            measure=(lambda gpus: quick_findings(gpus, python)) if measure else None,
             demo=self.config.demo,
         )
         self.app.call_from_thread(self._checked, report)

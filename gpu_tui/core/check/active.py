@@ -20,6 +20,8 @@ from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding
 BENCHMARKS = ["gemm", "bandwidth", "transfer"]
 QUICK_BUDGET_SECONDS = 0.3
 """Per measurement point: the whole run is about half a minute on one GPU."""
+FULL_BUDGET_SECONDS = 1.2
+"""Per measurement point of ``--full``, over the full suite's sizes."""
 BELOW_SIBLINGS = 0.90
 """Under this share of the median of the other GPUs' figure is an outlier."""
 ABOVE_PEAK = 105.0
@@ -32,13 +34,32 @@ GEMM_DTYPES = ("bf16", "fp16", "tf32", "fp32")
 
 
 def run_quick(
-    python: str | None = None, deliver: Callable[[bench_messages.Message], object] | None = None
+    python: str | None = None,
+    deliver: Callable[[bench_messages.Message], object] | None = None,
+    *,
+    full: bool = False,
 ) -> RunDocument:
-    """The quick run (never saved to the results store: it is a check, not a benchmark)."""
-    plan = build_plan("quick", only=BENCHMARKS, budget_seconds=QUICK_BUDGET_SECONDS)
+    """The quick run, or with ``full`` the full suite's sizes for longer (never saved to the
+    results store: it is a check, not a benchmark)."""
+    suite, budget = ("full", FULL_BUDGET_SECONDS) if full else ("quick", QUICK_BUDGET_SECONDS)
+    plan = build_plan(suite, only=BENCHMARKS, budget_seconds=budget)
     runner = BenchRunner(plan, python=python, save=False)
     drive(runner, deliver or (lambda message: None))
     return runner.document
+
+
+def quick_findings(gpus: int, python: str | None = None, *, full: bool = False) -> list[Finding]:
+    """The quick (or ``full``) run's findings and, on a box of two GPUs or more that it
+    measured, the interconnect's (``check.interconnect``)."""
+    from gpu_tui.core.check.interconnect import interconnect_findings, run_interconnect
+
+    document = run_quick(python, full=full)
+    found = active_findings(document)
+    measured = {r.device for r in document.results if r.device.startswith("cuda")}
+    if gpus >= 2 and len(measured) >= 2:
+        budget = FULL_BUDGET_SECONDS if full else None
+        found += interconnect_findings(run_interconnect(len(measured), python, budget=budget))
+    return found
 
 
 def _best(results: list[BenchResult]) -> BenchResult | None:

@@ -70,8 +70,14 @@ def same_on_several_gpus(findings: Iterable[Finding]) -> list[tuple[Finding, lis
         if finding.gpu is None:
             groups[("host", len(groups))] = (finding, [])
             continue
-        key = (finding.check, finding.verdict, finding.reading, finding.expected, finding.why)
-        key += (finding.fix,)
+        key = (
+            finding.check,
+            finding.verdict,
+            finding.reading,
+            finding.expected,
+            finding.why,
+            finding.fix,
+        )
         _, gpus = groups.setdefault(key, (finding, []))
         gpus.append(finding.gpu)
     return list(groups.values())

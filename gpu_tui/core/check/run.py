@@ -11,9 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.check import xid
-from gpu_tui.core.check.active import active_findings
 from gpu_tui.core.check.findings import SKIP, Finding, Report
 from gpu_tui.core.check.gpu_checks import UNREAD, gpu_findings
 from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
@@ -63,12 +61,13 @@ def run_check(
     nvidia_present: Callable[[], bool] = has_nvidia_device,
     kernel_log: Callable[[], dict[str, list[int]] | str] = xid.kernel_xids,
     torch_build: Callable[[], str | Unknown | None] = torch_cuda,
-    measure: Callable[[], RunDocument] | None = None,
+    measure: Callable[[int], list[Finding]] | None = None,
     demo: bool = False,
 ) -> Report:
     """Check this machine (``nvml`` swaps in another binding; the other arguments say what the
-    machine has, for tests). ``measure``: the active checks' run (``active.run_quick``), after
-    the passive checks; left out, none runs. ``demo``: say the SIMULATED GPU is not checked."""
+    machine has, for tests). ``measure``: the active checks (``active.quick_findings``) for the
+    number of GPUs the passive checks found, run after them; left out, none runs. ``demo``:
+    say the SIMULATED GPU is not checked."""
     report = _passive(nvml, nvidia_present, kernel_log, torch_build)
     if demo:  # said, so that the SIMULATED GPU the other views show is not taken as checked
         simulated = Finding(
@@ -78,7 +77,7 @@ def run_check(
     if measure is None or report.could_not_check:
         return report
     return Report(
-        (*report.findings, *active_findings(measure())), report.gpu_count, report.could_not_check
+        (*report.findings, *measure(report.gpu_count)), report.gpu_count, report.could_not_check
     )
 
 
