@@ -232,7 +232,7 @@ async def test_the_health_check_runs_when_opened_and_names_the_fault_first(
 
         measured = threading.Event()
 
-        def quick(python: str | None = None) -> RunDocument:
+        def quick(python: str | None = None, *, full: bool = False) -> RunDocument:
             measured.set()
             return RunDocument("quick", 0.3, "2026-12-07T00:00:00+0000", plan={})
 
