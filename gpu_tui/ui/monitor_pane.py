@@ -34,6 +34,7 @@ from gpu_tui.ui.monitor.process_table import (
     process_rows,
     row_matches,
 )
+from gpu_tui.ui.monitor.process_tree import tree_order
 from gpu_tui.ui.monitor.sources import stop_in_background
 from gpu_tui.ui.pane import Pane
 
@@ -84,6 +85,7 @@ class MonitorPane(Pane, can_focus=True):
         ),
         Binding("z", "zoom", "Zoom", tooltip="graphs over 1 min, 5 min, 15 min, 1 h or all kept"),
         Binding("slash", "filter", "Filter", key_display="/", tooltip="show only some processes"),
+        Binding("t", "tree", "Tree", tooltip="GPU processes under their host parents, or a list"),
         Binding(
             "K",
             "signal",
@@ -111,6 +113,8 @@ class MonitorPane(Pane, can_focus=True):
         self.paused = False
         self.sort = SORT_KEYS[0]
         self.filter = ""
+        self.as_tree = False
+        """Processes drawn under their host parents (``t``) rather than as a list."""
         """Only the processes whose row holds this text (``/``); empty: all."""
         self._signal_news = ""
         self.zoom = 0
@@ -310,7 +314,7 @@ class MonitorPane(Pane, can_focus=True):
             if rows and not shown:
                 notes = [*notes, f"No process matches '{self.filter}' (Esc shows all)."]
             rows = shown
-        self._table.show(rows)
+        self._table.show(tree_order(rows) if self.as_tree else rows)
         self._show_detail(self._table.selected_row)
         if not rows and not notes and sample.gpus:
             notes = ["No GPU processes."]
@@ -404,6 +408,8 @@ class MonitorPane(Pane, can_focus=True):
 
     def _update_sort_title(self) -> None:
         title = f"GPU processes · sorted by {SORT_TITLES[self.sort]} (s)"
+        if self.as_tree:
+            title += " · tree (t)"
         self.query_one("#monitor-procs").border_title = title
 
     # ---- keys ---------------------------------------------------------------------------
@@ -426,8 +432,8 @@ class MonitorPane(Pane, can_focus=True):
         self._show_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # No GPU: no process table to sort, filter or signal, so no key in the footer for it.
-        if action in ("sort", "filter", "signal") and self.has_class("-no-gpu"):
+        # No GPU: no process table to sort, filter, draw as a tree or signal, so no key for it.
+        if action in ("sort", "filter", "tree", "signal") and self.has_class("-no-gpu"):
             return False
         if action == "signal" and self.config.read_only:
             return False
@@ -458,8 +464,16 @@ class MonitorPane(Pane, can_focus=True):
         if row is None:
             self.notify("No process selected.", severity="warning")
             return
+        if row.host_only:
+            self.notify(
+                f"PID {row.pid} holds no GPU: it is a parent of GPU processes, drawn in the "
+                "tree. Select a GPU process to signal it.",
+                severity="warning",
+            )
+            return
         latest = self._latest
-        if latest is not None and row.slot < len(latest.gpus) and latest.gpus[row.slot].simulated:
+        simulated = latest is not None and 0 <= row.slot < len(latest.gpus)
+        if simulated and latest is not None and latest.gpus[row.slot].simulated:
             self.notify(
                 f"PID {row.pid} is the SIMULATED GPU's: there is no such process to signal.",
                 severity="warning",
@@ -486,6 +500,12 @@ class MonitorPane(Pane, can_focus=True):
             self.redraw()
         else:
             self._show_status()
+
+    def action_tree(self) -> None:
+        self.as_tree = not self.as_tree
+        self._update_sort_title()
+        if self._latest is not None:
+            self.redraw()
 
     def action_sort(self) -> None:
         self.sort = SORT_KEYS[(SORT_KEYS.index(self.sort) + 1) % len(SORT_KEYS)]

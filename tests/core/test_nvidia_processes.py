@@ -19,6 +19,7 @@ from gpu_tui.core.monitor.host_processes import (
     OTHER_USER,
     HostProcess,
     HostProcesses,
+    Parent,
 )
 from gpu_tui.core.monitor.samples import GpuProcess
 from tests.conftest import SimulatedNvml
@@ -201,3 +202,18 @@ def test_an_ended_process_keeps_what_was_read(monkeypatch: pytest.MonkeyPatch) -
     after = reader(os.getpid())
     assert after.cpu_percent == Unknown(ENDED)
     assert after.user == me.user
+
+
+def test_a_process_s_host_parents_are_read_once_outermost_first(
+    table: dict[int, FakeHostProcess],
+) -> None:
+    table[100] = FakeHostProcess(cmdline=["-bash"])
+    table[200] = FakeHostProcess(cmdline=["torchrun", "train.py"], parent=100)
+    table[300] = FakeHostProcess(cmdline=["python", "train.py"], parent=200)
+    table[400] = FakeHostProcess(cmdline=["python", "eval.py"], parent=777)  # another user's
+    reader = HostProcesses()
+    assert reader(300).parents == (Parent(100, "-bash"), Parent(200, "torchrun train.py"))
+    del table[100]  # gone since: the chain was read with the process, and is kept
+    assert [p.pid for p in reader(300).parents] == [100, 200]
+    assert reader(400).parents == ()  # the parent may not be read: the chain stops there
+    assert reader(4242).parents == ()  # init's child

@@ -23,6 +23,8 @@ class FakeHostProcess:
     created: float = 1_700_000_000.0
     hidden: str | None = None
     """``NoSuchProcess`` or ``AccessDenied``: psutil raises it for this PID."""
+    parent: int | None = None
+    """The parent's PID (listed in the table too); None: init's child."""
 
 
 class _Oneshot:
@@ -68,3 +70,6 @@ class FakeProcess:
 
     def memory_info(self) -> Any:
         return SimpleNamespace(rss=self.entry.rss)
+
+    def parent(self) -> FakeProcess | None:
+        return None if self.entry.parent is None else FakeProcess(self.entry.parent)

@@ -4,6 +4,7 @@ a real child process."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -144,3 +145,27 @@ def test_only_a_process_holding_a_gpu_here_may_be_signalled(
     child.wait(5)
     assert "not visible here" in (signals.refusal(child.pid, tmp_path) or "")
     assert signals.send(child.pid, signal.SIGTERM).startswith("SIGTERM to PID")
+
+
+async def test_t_draws_the_processes_under_their_host_parents_and_back(
+    simulated_nvml: SimulatedNvml,
+    child: subprocess.Popen[bytes],
+) -> None:
+    app = monitor(simulated_nvml, child.pid)
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane, table = app.query_one(MonitorPane), app.query_one(ProcessTable)
+        await until(pilot, lambda: len(table.rows_shown) == 2, "two processes")
+        await pilot.press("t")
+        await until(pilot, lambda: any(r.host_only for r in table.rows_shown), "the tree")
+        rows = table.rows_shown
+        at = next(i for i, row in enumerate(rows) if row.pid == child.pid)
+        assert rows[at - 1].pid == os.getpid()  # the child's parent: this test's process
+        assert rows[at - 1].host_only
+        assert rows[at].branch.endswith("─ ")
+        assert "tree (t)" in str(app.query_one("#monitor-procs").border_title)
+        table.selected = rows[at - 1].key
+        await pilot.press("K")
+        assert not isinstance(app.screen, SignalDialog)  # a parent holds no GPU: not offered
+        await pilot.press("t")
+        await until(pilot, lambda: len(table.rows_shown) == 2, "the list again")
+        assert not pane.as_tree

@@ -366,6 +366,7 @@ class NvmlSession:
                     cpu_percent=host.cpu_percent,
                     host_memory_bytes=host.memory_bytes,
                     started=host.started,
+                    parents=host.parents,
                 )
         if len(reasons) == 2:
             return Unknown(reasons[0])

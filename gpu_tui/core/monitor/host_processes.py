@@ -24,6 +24,18 @@ FORGET_SECONDS = 30.0
 """A process not asked about for this long is forgotten (it left the GPU, or ended)."""
 
 
+ANCESTORS = 16
+"""At most this many of a process's parents are read (a shell under tmux under sshd is four)."""
+
+
+@dataclass(frozen=True)
+class Parent:
+    """One of a process's ancestors on the host: what the process tree shows above it."""
+
+    pid: int
+    command: Maybe[str]
+
+
 @dataclass(frozen=True)
 class HostProcess:
     """One process as the host sees it; each field unknown, with a reason, when hidden."""
@@ -34,6 +46,8 @@ class HostProcess:
     memory_bytes: Maybe[int]
     started: Maybe[float]
     """Seconds since the epoch."""
+    parents: tuple[Parent, ...] = ()
+    """Its ancestors below init, the outermost first (none read: empty)."""
 
 
 def hidden(reason: str) -> HostProcess:
@@ -50,6 +64,7 @@ class _Known:
     user: Maybe[str]
     command: Maybe[str]
     started: Maybe[float]
+    parents: tuple[Parent, ...] = ()
     cpu_seconds: float | None = None
     read_at: float = 0.0
     reading: HostProcess | None = None
@@ -99,7 +114,9 @@ class HostProcesses:
                 return Unknown(OTHER_USER)
 
         command = get(lambda: " ".join(process.cmdline()) or f"[{process.name()}]")
-        return _Known(process, get(process.username), command, get(process.create_time))
+        known = _Known(process, get(process.username), command, get(process.create_time))
+        known.parents = _parents(psutil, process)
+        return known
 
     def _read(self, psutil: Any, pid: int, known: _Known, now: float) -> HostProcess:
         cpu: Maybe[float]
@@ -112,10 +129,12 @@ class HostProcesses:
         except psutil.NoSuchProcess:
             del self._known[pid]
             gone = Unknown(ENDED)
-            return HostProcess(known.user, known.command, gone, gone, known.started)
+            return HostProcess(known.user, known.command, gone, gone, known.started, known.parents)
         except psutil.AccessDenied:
             denied = Unknown(OTHER_USER)
-            return HostProcess(known.user, known.command, denied, denied, known.started)
+            return HostProcess(
+                known.user, known.command, denied, denied, known.started, known.parents
+            )
         if not isinstance(known.started, Unknown) and started != known.started:
             # The PID was reused by a new process: start over with that one.
             del self._known[pid]
@@ -130,7 +149,9 @@ class HostProcesses:
         else:
             cpu = max(0.0, 100.0 * (seconds - known.cpu_seconds) / (now - known.read_at))
         known.cpu_seconds, known.read_at = seconds, now
-        known.reading = HostProcess(known.user, known.command, cpu, memory, known.started)
+        known.reading = HostProcess(
+            known.user, known.command, cpu, memory, known.started, known.parents
+        )
         return known.reading
 
     def _sweep(self, now: float) -> None:
@@ -139,3 +160,20 @@ class HostProcesses:
         self._swept = now
         for pid in [pid for pid, k in self._known.items() if now - k.asked_at > FORGET_SECONDS]:
             del self._known[pid]
+
+
+def _parents(psutil: Any, process: Any) -> tuple[Parent, ...]:
+    """The process's ancestors below init (PID 1), outermost first; as many as can be read."""
+    found: list[Parent] = []
+    try:
+        parent = process.parent()
+        while parent is not None and parent.pid > 1 and len(found) < ANCESTORS:
+            try:
+                command: Maybe[str] = " ".join(parent.cmdline()) or f"[{parent.name()}]"
+            except psutil.AccessDenied:
+                command = Unknown(OTHER_USER)
+            found.append(Parent(parent.pid, command))
+            parent = parent.parent()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        pass  # the chain ends where it can no longer be read
+    return tuple(reversed(found))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_tui.core.devices.fields import Maybe, Unknown
+from gpu_tui.core.monitor.host_processes import Parent
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ class GpuProcess:
     """Resident set size on the host."""
     started: Maybe[float] = NOT_READ
     """When the process started, in seconds since the epoch (the elapsed time is from it)."""
+    parents: tuple[Parent, ...] = ()
+    """Its ancestors on the host below init, outermost first (the Monitor's tree view)."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from textual.message import Message
 
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
+from gpu_tui.core.monitor.host_processes import Parent
 from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
 from gpu_tui.core.units import format_bytes_short, format_ps_elapsed
 from gpu_tui.ui.monitor.rows import RowsWidget
@@ -51,10 +52,16 @@ class ProcessRow:
     cells: tuple[str, ...]
     hidden: bool
     """True when user/command could not be read (shown dimmed, with the reason in words)."""
+    parents: tuple[Parent, ...] = ()
+    """Its host ancestors, outermost first (the tree view puts it under them)."""
+    branch: str = ""
+    """The tree's lines before the command (``├─ ``), in the tree view."""
+    host_only: bool = False
+    """A host parent of GPU processes that uses no GPU itself (tree view)."""
 
     @property
     def key(self) -> str:
-        return f"{self.slot}:{self.pid}"
+        return f"host:{self.pid}" if self.host_only else f"{self.slot}:{self.pid}"
 
     @property
     def command(self) -> str:
@@ -104,7 +111,7 @@ def _row(slot: int, process: GpuProcess, now: float) -> ProcessRow:
         "–" if started is None else format_ps_elapsed(now - started),
         command,
     )
-    return ProcessRow(slot, process.pid, vram, sm, cpu, cells, why is not None)
+    return ProcessRow(slot, process.pid, vram, sm, cpu, cells, why is not None, process.parents)
 
 
 def process_rows(
@@ -231,18 +238,19 @@ class ProcessTable(RowsWidget, can_focus=True):
             if row.key == self.selected:
                 style = hidden + cursor if row.hidden else cursor
             # The marked row spans the width: its colour is the cursor.
-            lines.append(_fit(self._format(row.cells), style, width, row.key == self.selected))
+            text = self._format(row.cells, row.branch)
+            lines.append(_fit(text, style, width, row.key == self.selected))
         lines[0].truncate(width, overflow="ellipsis")
         return lines
 
     @staticmethod
-    def _format(cells: tuple[str, ...]) -> str:
+    def _format(cells: tuple[str, ...], branch: str = "") -> str:
         # The cells run one past COLUMNS: the command, which takes the rest of the row.
         fixed = " ".join(
             cell[:width].rjust(width) if title in RIGHT else cell[:width].ljust(width)
             for cell, (title, width) in zip(cells, COLUMNS, strict=False)
         )
-        return f"{fixed} {cells[-1]}"
+        return f"{fixed} {branch}{cells[-1]}"
 
 
 def _fit(plain: str, style: Style | str, width: int, pad: bool) -> Text:
