@@ -24,6 +24,7 @@ from gpu_tui.ui.monitor.draw import (
 )
 from gpu_tui.ui.monitor.gpu_text import (
     activity_text,
+    against,
     graphed,
     history_graphs,
     links_text,
@@ -269,13 +270,13 @@ class GpuCard(RowsWidget):
         temp_high = self._high("temperature_c", gpu.temperature_slowdown_c)
         temp_share = fraction(known_float(gpu.temperature_c), 0.0, temp_high)
         rest.append(
-            f"{format_reading(gpu.temperature_c)}/{format_reading(gpu.temperature_slowdown_c)}°C",
+            against(gpu.temperature_c, gpu.temperature_slowdown_c, "°C"),
             style=self._alert(temp_share),
         )
         power_high = self._high("power_watts", gpu.power_limit_watts)
         power_share = fraction(known_float(gpu.power_watts), 0.0, power_high)
         rest.append(
-            f"  {format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
+            "  " + against(gpu.power_watts, gpu.power_limit_watts, " W"),
             style=self._alert(power_share),
         )
         series = self._series("utilization_percent")

@@ -28,6 +28,14 @@ def throttle_text(reasons: Maybe[tuple[str, ...]]) -> str:
     return ", ".join(reasons)
 
 
+def against(value: Maybe[float] | Maybe[int], limit: Maybe[float] | Maybe[int], unit: str) -> str:
+    """``63/87 °C``: a reading over its limit; ``63 °C`` where the GPU reports no limit (a
+    ``63/– °C`` reads as two temperatures)."""
+    if isinstance(limit, Unknown) and not isinstance(value, Unknown):
+        return f"{format_reading(value)}{unit}"
+    return f"{format_reading(value)}/{format_reading(limit)}{unit}"
+
+
 def readings(gpu: GpuSample) -> dict[str, str]:
     """Each reading as the card prints it, against its limit where the GPU reports one."""
     return {
@@ -35,9 +43,8 @@ def readings(gpu: GpuSample) -> dict[str, str]:
         "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
         "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB"
         + reserved_text(gpu.memory_reserved_bytes),
-        "temp": f"{format_reading(gpu.temperature_c)}/"
-        f"{format_reading(gpu.temperature_slowdown_c)} °C",
-        "power": f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)} W",
+        "temp": against(gpu.temperature_c, gpu.temperature_slowdown_c, " °C"),
+        "power": against(gpu.power_watts, gpu.power_limit_watts, " W"),
         "sm": f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.max_sm_clock_mhz)} MHz",
         "mclk": f"{format_reading(gpu.memory_clock_mhz)}/"
         f"{format_reading(gpu.max_memory_clock_mhz)} MHz",
