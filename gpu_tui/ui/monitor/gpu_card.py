@@ -296,14 +296,22 @@ class GpuCard(RowsWidget):
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         )
         clocks.append("  ECC ", style=label).append_text(self._ecc(gpu))  # before what may be cut
+        # The rest only where it fits whole: a figure cut short reads as a wrong one.
+        extras: list[tuple[str, str]] = []
         nvlink = nvlink_text(gpu)
         if nvlink:
-            clocks.append("  NVLink ", style=label).append(nvlink.removeprefix("NVLink "))
-        clocks.append("  ENC/DEC ", style=label).append(
-            f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%"
+            extras.append(("NVLink ", nvlink.removeprefix("NVLink ")))
+        extras.append(
+            (
+                "ENC/DEC ",
+                f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%",
+            )
         )
         if not isinstance(gpu.fan_percent, Unknown):
-            clocks.append("  fan ", style=label).append(f"{gpu.fan_percent:.0f}%")
+            extras.append(("fan ", f"{gpu.fan_percent:.0f}%"))
+        for name, value in extras:
+            if clocks.cell_len + 2 + len(name) + len(value) <= width:
+                clocks.append("  " + name, style=label).append(value)
         for line in (head, util, clocks):
             line.truncate(width, overflow="ellipsis")
         return [head, util, clocks]
