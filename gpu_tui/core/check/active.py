@@ -15,7 +15,7 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
-from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding
+from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, run_failures
 
 BENCHMARKS = ["gemm", "bandwidth", "transfer"]
 QUICK_BUDGET_SECONDS = 0.3
@@ -170,17 +170,8 @@ def active_findings(document: RunDocument) -> list[Finding]:
             found.append(_judge(benchmark, result, others, _gpu_index(document, device)))
     reasons = sorted({_skip_text(skip) for skip in document.skipped if skip.get("device") == "gpu"})
     found += [Finding("gpu-measurements", SKIP, "no GPU measured", why=r) for r in reasons]
-    found += [
-        Finding(
-            "measurements",
-            FAIL,
-            f"{error.get('benchmark') or 'the run'} failed",
-            why=str(error.get("message") or error),
-            fix="run gpu-tui bench with the same benchmarks to see the whole error",
-        )
-        for error in document.errors
-    ]
-    return found
+    rerun = "gpu-tui bench with the same benchmarks"
+    return found + run_failures("measurements", document.errors, rerun)
 
 
 def _skip_text(skip: dict[str, Any]) -> str:

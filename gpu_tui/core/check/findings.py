@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 OK = "ok"
 WARN = "warn"
@@ -49,6 +50,20 @@ class Finding:
         if self.fix and self.verdict in (WARN, FAIL):
             text += f"; fix: {self.fix}"
         return text
+
+
+def run_failures(check: str, errors: Iterable[dict[str, Any]], rerun: str) -> list[Finding]:
+    """One FAIL per error of an active check's run, pointing at ``rerun`` for the whole error."""
+    return [
+        Finding(
+            check,
+            FAIL,
+            f"{error.get('benchmark') or 'the run'} failed",
+            why=str(error.get("message") or error),
+            fix=f"run {rerun} to see the whole error",
+        )
+        for error in errors
+    ]
 
 
 def gpu_list(gpus: Sequence[int]) -> str:

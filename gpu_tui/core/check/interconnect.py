@@ -16,7 +16,7 @@ from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import drive
-from gpu_tui.core.check.findings import FAIL, OK, WARN, Finding
+from gpu_tui.core.check.findings import FAIL, OK, WARN, Finding, run_failures
 from gpu_tui.core.comm.copies import COPIES
 from gpu_tui.core.comm.plan import Launch, build_comm_plan
 from gpu_tui.core.comm.runner import CommRunner
@@ -156,14 +156,4 @@ def _reduce_finding(results: list[BenchResult]) -> list[Finding]:
 def interconnect_findings(document: RunDocument) -> list[Finding]:
     """Every pair's copy and the all-reduce; failures of the run itself say what went wrong."""
     found = _pair_findings(document.results) + _reduce_finding(document.results)
-    found += [
-        Finding(
-            "interconnect",
-            FAIL,
-            f"{error.get('benchmark') or 'the run'} failed",
-            why=str(error.get("message") or error),
-            fix="run gpu-tui bench --suite comm to see the whole error",
-        )
-        for error in document.errors
-    ]
-    return found
+    return found + run_failures("interconnect", document.errors, "gpu-tui bench --suite comm")
