@@ -98,6 +98,12 @@ async def test_labels_mean_one_thing_each(
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(MonitorPane)
         await until(pilot, lambda: pane.redraws > 1 and bool(pane._cards), "the card drawn")
+
+        def card_text() -> list[str]:
+            return [row.plain for row in app.query_one(GpuCard).rows]
+
+        # A loaded machine may miss the first reading's deadline (drawn as missing): wait for one.
+        await until(pilot, lambda: any("% busy" in row for row in card_text()), "a reading")
         host_rows = [row.plain for row in app.query_one(HostPanel).rows]
         card_rows = [row.plain for row in app.query_one(GpuCard).rows]
         labels = {row.split()[0] for row in card_rows if row[:1].isupper()}
