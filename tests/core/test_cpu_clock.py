@@ -34,6 +34,11 @@ def test_the_clock_measured_here_is_a_cpu_clock_and_above_a_slow_floor() -> None
         assert mhz < 1.1 * frequency.max
 
 
+@pytest.fixture(autouse=True)
+def measured_afresh() -> None:
+    cpu_clock.sustained_clock_mhz.cache_clear()  # measured once per process otherwise
+
+
 def test_another_architecture_is_not_measured(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cpu_clock.platform, "machine", lambda: "riscv64")
     assert cpu_clock.sustained_clock_mhz(2) is None

@@ -16,6 +16,7 @@ clock is not measured and the caller keeps the clock it was told.
 from __future__ import annotations
 
 import ctypes
+import functools
 import mmap
 import platform
 import statistics
@@ -80,9 +81,12 @@ def _best_mhz(chain: Callable[[int], int], runs: int) -> float:
     return best
 
 
+@functools.lru_cache(maxsize=8)
 def sustained_clock_mhz(threads: int, runs: int = RUNS_PER_THREAD) -> float | None:
     """The cores' clock with ``threads`` of them busy at once, in MHz; None when it cannot be
-    measured here. Takes about ``runs`` × 0.5 ms."""
+    measured here. Takes about ``runs`` × 0.5 ms, once per process: the inventory is read
+    again and again (each bench run's peak), and the clock a loaded moment gave would make
+    each peak differ."""
     made = _chain()
     if made is None:
         return None
