@@ -3,7 +3,16 @@ its explanation (what it should be, why it matters, the fix) as the row's note."
 
 from __future__ import annotations
 
-from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report
+from gpu_tui.core.check.findings import (
+    FAIL,
+    OK,
+    SKIP,
+    WARN,
+    Finding,
+    Report,
+    gpu_list,
+    same_on_several_gpus,
+)
 from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
 
 TITLE = "Health check"
@@ -31,8 +40,9 @@ def count_words(report: Report) -> str:
     )
 
 
-def _row(finding: Finding) -> SpecRow:
-    label = f"gpu{finding.gpu} {finding.check}" if finding.gpu is not None else finding.check
+def _row(finding: Finding, gpus: list[int]) -> SpecRow:
+    where = gpu_list(gpus) if len(gpus) > 1 else finding.gpu
+    label = f"gpu{where} {finding.check}" if finding.gpu is not None else finding.check
     word = _VERDICT_WORDS.get(finding.verdict, "ok")
     notes = []
     if finding.expected and finding.verdict != "ok":
@@ -66,7 +76,7 @@ def health_section(report: Report | None, *, measuring: bool = False) -> SpecSec
         headline += " · measuring matrix-multiply speed, memory bandwidth and copies…"
     rows = [SpecRow("check-verdict", "Verdict", headline)]
     ordered = sorted(report.findings, key=lambda f: _ORDER.get(f.verdict, 3))
-    rows += [_row(f) for f in ordered]
+    rows += [_row(finding, gpus) for finding, gpus in same_on_several_gpus(ordered)]
     return SpecSection(
         f"{TITLE}: {verdict_words(report)}", tuple(rows), label=TITLE, problem=status != 0
     )
