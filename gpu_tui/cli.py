@@ -41,6 +41,13 @@ def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> N
         default=default,
         help="add a SIMULATED accelerator (for talks and screenshots on a machine with no GPU)",
     )
+    parser.add_argument(
+        "--temperature-unit",
+        choices=("celsius", "fahrenheit"),
+        default=None if top_level else argparse.SUPPRESS,
+        help="show temperatures in this unit; --json keeps celsius (default: celsius, or the "
+        "config file's)",
+    )
 
 
 def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
@@ -131,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         # SIGTERM and SIGHUP end a headless command like Ctrl-C (a command that measures, such
         # as bench, stops its run politely instead; see gpu_tui.core.ending).
         ending.raise_on_termination()
+        if not getattr(args, "json", False):  # JSON keeps its base units, whoever runs it
+            show_temperatures(args)
         return int(args.run(args))
     except UsageError as error:
         ending.say(sys.stderr, f"gpu-tui: {error}")
@@ -159,6 +168,7 @@ def settings(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         "refresh_seconds": args.refresh,
         "read_only": args.read_only,
         "prometheus_url": configured_prometheus(args.prometheus_url),
+        "temperature_unit": args.temperature_unit,
     }
     values = user_config.effective(given, config)
     if config.prometheus_url and not given["prometheus_url"]:
@@ -168,6 +178,20 @@ def settings(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             values["prometheus_url"] = None
             problem = f"{user_config.config_path()}: prometheus_url: {error}; not used"
     return values, problem
+
+
+def show_temperatures(args: argparse.Namespace) -> None:
+    """A headless command's temperature unit: the flag, else the config file's (whose problem,
+    if any, is said in one line), else Celsius."""
+    from gpu_tui.core import units, user_config
+
+    unit = args.temperature_unit
+    if unit is None:
+        config, problem = user_config.load()
+        if problem:
+            ending.say(sys.stderr, f"gpu-tui: {problem}")
+        unit = config.temperature_unit or user_config.DEFAULTS["temperature_unit"]
+    units.set_temperature_unit(unit)
 
 
 def print_config(args: argparse.Namespace) -> int:
@@ -216,6 +240,7 @@ def run_tui(args: argparse.Namespace) -> int:
         prometheus_url=values["prometheus_url"],
         read_only=values["read_only"],
         theme=values["theme"],
+        temperature_unit=values["temperature_unit"],
         startup_note=problem,
     )
     app = make_app(config, host_inventory)

@@ -33,7 +33,9 @@ def print_config(*flags: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path) -> None:
-    config_home.write_text('pane = "monitor"\nrefresh_seconds = 0.5\ntheme = "nord"\n')
+    config_home.write_text(
+        'pane = "monitor"\nrefresh_seconds = 0.5\ntheme = "nord"\ntemperature_unit = "fahrenheit"\n'
+    )
     done = print_config("--refresh", "2", "--read-only")
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -41,6 +43,7 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
     assert 'pane = "monitor"' in printed
     assert "refresh_seconds = 2.0" in printed
     assert "read_only = true" in printed
+    assert 'temperature_unit = "fahrenheit"' in printed
     config_home.write_text(printed)  # what it printed is a config file that says the same
     again = print_config()
     assert again.stdout == printed
@@ -52,6 +55,7 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
         ('pane = "nope"\n', "pane = 'nope' is not one of specs, monitor"),
         ("refresh_seconds = 100\n", "Expected `float` <= 60.0 - at `$.refresh_seconds`"),
         ("colour = 1\n", "Object contains unknown field `colour`"),
+        ('temperature_unit = "kelvin"\n', "Invalid enum value 'kelvin' - at `$.temperature_unit`"),
         ("refresh_seconds = [\n", "Invalid value"),
         ('prometheus_url = "http://user:secret@prom:9090"\n', "prometheus_url: "),
     ],
@@ -67,6 +71,7 @@ def test_a_bad_file_costs_one_line_and_the_defaults(
     assert says in line
     assert 'pane = "specs"' in done.stdout
     assert "secret" not in done.stdout
+    assert 'temperature_unit = "celsius"' in done.stdout
 
 
 async def test_the_config_theme_is_used_and_a_theme_chosen_in_the_app_is_kept(
@@ -90,3 +95,20 @@ async def test_an_unknown_theme_is_said_and_the_default_kept(config_home: Path) 
         await pilot.pause()
         assert app.theme == "textual-dark"
         assert any("neon-pink" in str(n.message) for n in app._notifications)
+
+
+def test_the_temperature_flag_wins_over_the_file(config_home: Path) -> None:
+    config_home.write_text('temperature_unit = "fahrenheit"\n')
+    done = print_config("--temperature-unit", "celsius")
+    assert done.stderr == ""
+    assert 'temperature_unit = "celsius"' in done.stdout
+
+
+def test_the_config_accepts_every_unit_the_formatter_knows(config_home: Path) -> None:
+    from gpu_tui.core.units import TEMPERATURE_UNITS
+
+    for unit in TEMPERATURE_UNITS:
+        config_home.write_text(f'temperature_unit = "{unit}"\n')
+        found, problem = user_config.load()
+        assert (found.temperature_unit, problem) == (unit, "")
+    assert user_config.DEFAULTS["temperature_unit"] == "celsius"

@@ -17,7 +17,7 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.core.monitor.samples import GpuSample, MigSample, Sample
-from gpu_tui.core.units import format_reading
+from gpu_tui.core.units import format_reading, format_temperature
 
 NAME = "watch"
 HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
@@ -118,7 +118,7 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
     )
     text = (
         f"{label} {format_reading(gpu.utilization_percent, unknown='?')}%{tensor} {vram} "
-        f"{format_reading(gpu.temperature_c, unknown='?')}°C "
+        f"{format_temperature(gpu.temperature_c, gap='', unknown='?')} "
         f"{format_reading(gpu.power_watts, unknown='?')}/"
         f"{format_reading(gpu.power_limit_watts, unknown='?')}W"
     )

@@ -34,6 +34,18 @@ powers of 1,024, only for exact multiples: ``4K`` · ``1000``) and :func:`format
 Rates and clocks: :func:`format_flops`, :func:`format_bandwidth` (SI: ``4.92 TB/s``),
 :func:`format_mhz`.
 
+Temperatures are read and kept in degrees Celsius everywhere (thresholds included); only the
+text changes, to the unit the user chose (the config file's ``temperature_unit``):
+
+- :func:`format_temperature`: ``63 °C`` · ``145 °F``, or ``–`` when unknown; without the
+  symbol for a reading against its limit (``63/87 °C``, the symbol from
+  :func:`temperature_symbol`).
+- :func:`format_temperature_difference`: a margin, scaled but not offset: ``5 °C`` · ``9 °F``.
+- The unit is one setting of this module, :func:`set_temperature_unit`, made once at start-up
+  (the TUI, and a headless command that prints text); a command given ``--json`` leaves it at
+  Celsius, and so does text that is stored with a result, so what a script or a later session
+  reads never depends on who ran it.
+
 Times, one function per way of writing them:
 
 - :func:`format_seconds`: two decimals in s or ms, one in µs: ``1.50 s`` · ``4.20 ms``.
@@ -86,6 +98,51 @@ def format_bytes(value: int | float) -> str:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     raise AssertionError("unreachable")
+
+
+TEMPERATURE_UNITS = ("celsius", "fahrenheit")
+"""The values of ``temperature_unit`` (the config file's key and ``--temperature-unit``)."""
+_temperature_unit = "celsius"
+
+
+def set_temperature_unit(unit: str) -> None:
+    """Show temperatures in ``unit`` (one of ``TEMPERATURE_UNITS``) from now on."""
+    global _temperature_unit
+    if unit not in TEMPERATURE_UNITS:
+        raise ValueError(f"temperature unit {unit!r} is not one of {', '.join(TEMPERATURE_UNITS)}")
+    _temperature_unit = unit
+
+
+def temperature_unit() -> str:
+    """The unit temperatures are shown in: ``celsius`` unless set."""
+    return _temperature_unit
+
+
+def temperature_symbol() -> str:
+    """``°C`` or ``°F``."""
+    return "°F" if _temperature_unit == "fahrenheit" else "°C"
+
+
+def format_temperature(
+    celsius: Maybe[float] | Maybe[int] | None,
+    spec: str = ".0f",
+    *,
+    gap: str = " ",
+    symbol: bool = True,
+    unknown: str = "–",
+) -> str:
+    """A temperature read in °C, in the unit shown: ``63 °C`` or ``145 °F`` (``gap`` between
+    the number and the symbol; no symbol with ``symbol=False``), ``unknown`` when not read."""
+    if celsius is None or isinstance(celsius, Unknown):
+        return unknown
+    value = celsius * 9 / 5 + 32 if _temperature_unit == "fahrenheit" else celsius
+    return f"{value:{spec}}{gap}{temperature_symbol()}" if symbol else f"{value:{spec}}"
+
+
+def format_temperature_difference(celsius: float) -> str:
+    """A difference of temperatures (a margin below a limit): ``5 °C`` or ``9 °F``."""
+    value = celsius * 9 / 5 if _temperature_unit == "fahrenheit" else celsius
+    return f"{value:.0f} {temperature_symbol()}"
 
 
 def format_mhz(value: float) -> str:

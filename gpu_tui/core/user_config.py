@@ -9,6 +9,10 @@ problem, and the defaults are used (gpu-tui never refuses to start over its conf
     theme = "nord"              # any Textual theme (Ctrl+P › Change theme lists them)
     read_only = true            # the Monitor sends no signal to a process
     prometheus_url = "http://prometheus:9090"
+    temperature_unit = "fahrenheit"   # or "celsius": what the panes and text output show
+
+``temperature_unit`` changes only what people read: every ``--json`` output, saved result and
+the exporter keep degrees Celsius.
 
 The theme last chosen in the app (Ctrl+P) is remembered apart, in the data dir's
 ``ui-state.json``, and used when the file names none.
@@ -19,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -32,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "theme": "textual-dark",
     "read_only": False,
     "prometheus_url": None,
+    "temperature_unit": "celsius",
 }
 
 
@@ -43,6 +48,7 @@ class UserConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_
     theme: str | None = None
     read_only: bool | None = None
     prometheus_url: str | None = None
+    temperature_unit: Literal["celsius", "fahrenheit"] | None = None
 
 
 def config_path() -> Path:

@@ -25,6 +25,7 @@ from textual.worker import Worker
 from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import not_answering, retry_delay
+from gpu_tui.core.units import set_temperature_unit
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.keys_footer import KeysFooter
 from gpu_tui.ui.messages import InventoryReady
@@ -375,4 +376,6 @@ def make_app(
     ``host_inventory``: the CPU and memory already being read (the CLI starts that before it
     imports the UI); without it the app reads them itself.
     """
-    return GpuTuiApp(config or AppConfig(), host_inventory)
+    config = config or AppConfig()
+    set_temperature_unit(config.temperature_unit)
+    return GpuTuiApp(config, host_inventory)

@@ -40,5 +40,7 @@ class AppConfig:
     """``--read-only``: nothing is changed on this machine (no signal sent to a process)."""
     theme: str | None = None
     """A Textual theme's name (None: Textual's default); the one chosen in the app is kept."""
+    temperature_unit: str = "celsius"
+    """How temperatures read (``celsius`` or ``fahrenheit``); ``make_app`` sets it."""
     startup_note: str = ""
     """Said once the app is up (the config file's problem, say)."""

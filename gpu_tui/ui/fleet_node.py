@@ -22,7 +22,7 @@ from gpu_tui.core.fleet.history import NodeHistory, Point, columns, latest, scal
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
 from gpu_tui.core.fleet.node_detail import HEADERS, GpuRow, gpu_rows, node_title
 from gpu_tui.core.monitor.history_window import axis_row
-from gpu_tui.core.units import format_age
+from gpu_tui.core.units import format_age, format_temperature, temperature_symbol
 from gpu_tui.ui.monitor.draw import cells_text, graph_columns, rows_of, scale_labels, spark_cells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
@@ -32,7 +32,8 @@ GRAPHS = (
     ("temperature_c", "temperature", "°C"),
     ("power_watts", "power", "W"),
 )
-"""(reading, words, unit) of each graph; the first two always show, the rest where room is."""
+"""(reading, words, unit) of each graph; the first two always show, the rest where room is.
+The temperature's unit is the one shown (``_unit``), the readings stay in °C."""
 GRAPH_MIN_ROWS = 7
 """A caption, five graph rows and the time axis: below this a graph says too little."""
 GRAPH_MIN_COLUMNS = 36
@@ -47,7 +48,14 @@ def _amount(reading: str, value: float | None) -> str:
         return "?"
     if reading == "memory_used_bytes":
         return f"{value / _GIB:.0f}"
+    if reading == "temperature_c":
+        return format_temperature(value, symbol=False)
     return f"{value:.0f}"
+
+
+def _unit(reading: str, unit: str) -> str:
+    """A graph's unit as its caption prints it."""
+    return temperature_symbol() if reading == "temperature_c" else unit
 
 
 class HistoryGraph(RowsWidget):
@@ -87,7 +95,8 @@ class HistoryGraph(RowsWidget):
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         label, graph = self.part("label"), self.part("graph")
-        caption = f"gpu{self.gpu} {self.words}, {self.unit}" if self.gpu else self.words
+        unit = _unit(self.reading, self.unit)
+        caption = f"gpu{self.gpu} {self.words}, {unit}" if self.gpu else self.words
         newest = latest(self.points)
         if self.window is not None and newest is not None:
             stamp, value = newest
@@ -103,7 +112,7 @@ class HistoryGraph(RowsWidget):
         if self.window is None:
             return [*rows, Text("…", style=label)]
         top = self.top
-        labels = (_amount(self.reading, top), "", "0")
+        labels = (_amount(self.reading, top), "", _amount(self.reading, 0.0))
         scale = scale_labels(labels, graph_rows)
         indent = len(scale[0])
         graph_width = max(1, width - indent)

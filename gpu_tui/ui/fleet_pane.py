@@ -22,7 +22,7 @@ from textual.worker import Worker
 
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.gpu_lines import window_text
-from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, summary
+from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, header_labels, summary
 from gpu_tui.core.fleet.history import WINDOWS_MINUTES, HistorySource, NodeHistory
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
 from gpu_tui.core.fleet.poller import Poller
@@ -470,8 +470,8 @@ class FleetPane(Pane, can_focus=False):
         if table.row_count and 0 <= table.cursor_row < table.row_count:
             keep = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear(columns=True)
-        for header in HEADERS:
-            table.add_column(header, key=header)
+        for header, label in zip(HEADERS, header_labels(), strict=True):
+            table.add_column(label, key=header)
         styles = self._styles()
         for row in shown:
             table.add_row(*(self._styled(row, i, styles) for i in range(len(HEADERS))), key=row[0])

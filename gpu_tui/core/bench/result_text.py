@@ -13,7 +13,7 @@ from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
-from gpu_tui.core.units import format_bytes_trimmed
+from gpu_tui.core.units import format_bytes_trimmed, format_temperature
 from gpu_tui.core.units import format_number as number
 from gpu_tui.core.units import format_seconds as seconds
 
@@ -237,7 +237,7 @@ def gpu_line(t: dict[str, Any]) -> str:
             f"up to {t['power_watts']['max']:.0f}" + (f"/{limit:.0f}" if limit else "") + " W"
         )
     if t.get("temperature_c"):
-        parts.append(f"up to {t['temperature_c']['max']:.0f} °C")
+        parts.append(f"up to {format_temperature(t['temperature_c']['max'])}")
     reasons = t.get("throttle_reasons") or []
     parts.append(f"throttled: {', '.join(reasons)}" if reasons else "not throttled")
     return f"GPU while timed ({t.get('samples', 0)} NVML readings): " + ", ".join(parts) + "."

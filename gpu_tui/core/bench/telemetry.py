@@ -23,6 +23,7 @@ from gpu_tui.core.devices.nvml_guard import GATE, NotAnsweringError
 from gpu_tui.core.devices.nvml_process import open_nvml
 from gpu_tui.core.monitor.gpu_reader import DeviceReader
 from gpu_tui.core.monitor.samples import GpuSample
+from gpu_tui.core.units import format_temperature
 
 INTERVAL_SECONDS = 0.25
 READ_DEADLINE_SECONDS = 0.25
@@ -74,7 +75,7 @@ class Reading:
             limit = f"/{self.power_limit_watts:.0f}" if self.power_limit_watts else ""
             parts.append(f"{self.power_watts:.0f}{limit} W")
         if self.temperature_c is not None:
-            parts.append(f"{self.temperature_c:.0f} °C")
+            parts.append(format_temperature(self.temperature_c))
         return " · ".join([*parts, *self.throttled])
 
 
@@ -148,6 +149,7 @@ def warning(summary: dict[str, Any] | None) -> str | None:
         limit = f"/{power['limit']:.0f}" if power.get("limit") else ""
         facts.append(f"up to {power['max']:.0f}{limit} W")
     if summary.get("temperature_c"):
+        # Celsius whatever the unit shown: this note is stored with the result.
         facts.append(f"{summary['temperature_c']['max']:.0f} °C")
     return f"throttled: {', '.join(reasons)} ({', '.join(facts)}): the figure is held back"
 

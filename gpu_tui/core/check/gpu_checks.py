@@ -11,6 +11,7 @@ from gpu_tui.core.check.nvml_health import DeviceHealth
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.model import Accelerator
 from gpu_tui.core.monitor.samples import GpuSample, RemappedRows
+from gpu_tui.core.units import format_temperature, format_temperature_difference
 
 BUSY_PERCENT = 10.0
 """Above this utilisation a PCIe link should be at its top generation (it drops at idle)."""
@@ -196,19 +197,21 @@ def temperature(gpu: Accelerator, now: GpuSample) -> Finding:
     if isinstance(temp, Unknown):
         return _finding("temperature", SKIP, "not reported", why=temp.reason)
     if isinstance(slowdown, Unknown):
-        return _finding("temperature", OK, f"{temp:.0f} °C (no slowdown threshold reported)")
-    reading = f"{temp:.0f} °C, slows down at {slowdown:.0f} °C"
+        reading = f"{format_temperature(temp)} (no slowdown threshold reported)"
+        return _finding("temperature", OK, reading)
+    reading = f"{format_temperature(temp)}, slows down at {format_temperature(slowdown)}"
     if temp >= slowdown:
         verdict, why = FAIL, "at its slowdown temperature: the clocks are being cut"
     elif temp >= slowdown - HOT_MARGIN_C:
-        verdict, why = WARN, f"within {HOT_MARGIN_C:.0f} °C of slowing down"
+        margin = format_temperature_difference(HOT_MARGIN_C)
+        verdict, why = WARN, f"within {margin} of slowing down"
     else:
         return _finding("temperature", OK, reading)
     return _finding(
         "temperature",
         verdict,
         reading,
-        expected=f"below {slowdown - HOT_MARGIN_C:.0f} °C",
+        expected=f"below {format_temperature(slowdown - HOT_MARGIN_C)}",
         why=why,
         fix="check the cooling (fans, airflow, inlet temperature)",
     )

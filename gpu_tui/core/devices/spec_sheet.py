@@ -15,7 +15,13 @@ from gpu_tui.core.devices.model import (
     Peaks,
 )
 from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
-from gpu_tui.core.units import format_bandwidth, format_bytes, format_flops, format_mhz
+from gpu_tui.core.units import (
+    format_bandwidth,
+    format_bytes,
+    format_flops,
+    format_mhz,
+    format_temperature,
+)
 
 SIMULATED_TAG = "SIMULATED"
 
@@ -187,13 +193,13 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
             "gpu.temperature",
             "Slowdown temp",
             gpu.temperature_slowdown_c,
-            f"{gpu.temperature_slowdown_c} °C",
+            format_temperature(gpu.temperature_slowdown_c),
         ),
         row(
             "gpu.temperature",
             "Shutdown temp",
             gpu.temperature_shutdown_c,
-            f"{gpu.temperature_shutdown_c} °C",
+            format_temperature(gpu.temperature_shutdown_c),
         ),
         row("gpu.identity", "VBIOS", gpu.vbios_version),
         row("gpu.identity", "PCI bus id", gpu.pci_bus_id),

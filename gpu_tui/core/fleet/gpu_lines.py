@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot, MigInstance
-from gpu_tui.core.units import format_age
+from gpu_tui.core.units import format_age, format_temperature
 
 _GIB = 1024**3
 
@@ -26,9 +26,9 @@ def _memory(used: int | None, total: int | None) -> str:
 
 def gpu_line(gpu: FleetGpu) -> str:
     memory = _memory(gpu.memory_used_bytes, gpu.memory_total_bytes)
-    temp = _num(gpu.temperature_c, ".0f", "°C")
+    temp = format_temperature(gpu.temperature_c, gap="", unknown="?")
     if gpu.temperature_slowdown_c is not None:
-        temp += f"/{gpu.temperature_slowdown_c:.0f}"
+        temp += "/" + format_temperature(gpu.temperature_slowdown_c, symbol=False)
     power = _num(gpu.power_watts, ".0f")
     if gpu.power_limit_watts is not None:
         power += f"/{gpu.power_limit_watts:.0f}"

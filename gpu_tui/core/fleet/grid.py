@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
-from gpu_tui.core.units import format_age_steps
+from gpu_tui.core.units import format_age_steps, format_temperature, temperature_symbol
 
 BARS = " ▁▂▃▄▅▆▇█"
 _GIB = 1024**3
@@ -90,7 +90,9 @@ class NodeRow:
             self.strip or "-",
             "?" if self.util_percent is None else f"{self.util_percent:.0f}%",
             memory,
-            "?" if self.temperature_c is None else f"{self.temperature_c:.0f}°",
+            "?"
+            if self.temperature_c is None
+            else format_temperature(self.temperature_c, symbol=False) + "°",
             power,
             self.flags + (" SIM" if self.simulated else ""),
             self.who,
@@ -98,6 +100,12 @@ class NodeRow:
 
 
 HEADERS = ("Node", "Seen", "GPUs", "Util", "Memory", "Max°C", "kW/cap", "Flags", "Who")
+"""The columns' keys; ``header_labels`` gives what their headings read."""
+
+
+def header_labels() -> tuple[str, ...]:
+    """``HEADERS`` as the grid's headings read them: the temperature in the unit shown."""
+    return tuple(h.replace("°C", temperature_symbol()) for h in HEADERS)
 
 
 def node_row(node: FleetNode, now: float) -> NodeRow:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from gpu_tui.core.fleet.history import NodeHistory, gpu_order
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
-from gpu_tui.core.units import format_age
+from gpu_tui.core.units import format_age, format_temperature
 
 HEADERS = ("GPU", "Util", "History", "Memory", "Temp", "Power", "Flags", "Pod")
 """``History`` is the utilisation sparkline the pane draws; the other cells come from here."""
@@ -32,9 +32,9 @@ class GpuRow:
             if g.memory_used_bytes is None or not g.memory_total_bytes
             else f"{g.memory_used_bytes / _GIB:.0f}/{g.memory_total_bytes / _GIB:.0f}G"
         )
-        temp = "?" if g.temperature_c is None else f"{g.temperature_c:.0f}"
+        temp = format_temperature(g.temperature_c, symbol=False, unknown="?")
         if g.temperature_slowdown_c is not None:
-            temp += f"/{g.temperature_slowdown_c:.0f}"
+            temp += "/" + format_temperature(g.temperature_slowdown_c, symbol=False)
         power = "?" if g.power_watts is None else f"{g.power_watts:.0f}"
         if g.power_limit_watts is not None:
             power += f"/{g.power_limit_watts:.0f}"

@@ -13,7 +13,7 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import GpuSample
-from gpu_tui.core.units import format_reading
+from gpu_tui.core.units import format_reading, format_temperature, temperature_symbol
 from gpu_tui.ui.monitor.draw import (
     bar,
     cells_text,
@@ -32,6 +32,7 @@ from gpu_tui.ui.monitor.gpu_text import (
     readings,
     short_name,
     state_words,
+    temperature_against,
     tensor_text,
     throttle_text,
 )
@@ -247,7 +248,8 @@ class GpuCard(RowsWidget):
         )
         line.append(f"{gib(gpu.memory_used_bytes)}G")
         power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
-        line.append(f"  {format_reading(gpu.temperature_c)}°C  {power}")
+        temp = format_temperature(gpu.temperature_c, symbol=False) + temperature_symbol()
+        line.append(f"  {temp}  {power}")
         words = throttle_text(gpu.throttle_reasons)
         if words:
             line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
@@ -270,7 +272,7 @@ class GpuCard(RowsWidget):
         temp_high = self._high("temperature_c", gpu.temperature_slowdown_c)
         temp_share = fraction(known_float(gpu.temperature_c), 0.0, temp_high)
         rest.append(
-            against(gpu.temperature_c, gpu.temperature_slowdown_c, "°C"),
+            temperature_against(gpu, gap=""),
             style=self._alert(temp_share),
         )
         power_high = self._high("power_watts", gpu.power_limit_watts)

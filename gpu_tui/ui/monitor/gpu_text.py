@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from rich.style import Style
 from rich.text import Text
@@ -10,7 +11,7 @@ from rich.text import Text
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory
 from gpu_tui.core.monitor.samples import GpuSample
-from gpu_tui.core.units import format_reading
+from gpu_tui.core.units import format_reading, format_temperature, temperature_symbol
 from gpu_tui.ui.monitor.draw import gib, rate
 from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 
@@ -28,12 +29,24 @@ def throttle_text(reasons: Maybe[tuple[str, ...]]) -> str:
     return ", ".join(reasons)
 
 
-def against(value: Maybe[float] | Maybe[int], limit: Maybe[float] | Maybe[int], unit: str) -> str:
-    """``63/87 °C``: a reading over its limit; ``63 °C`` where the GPU reports no limit (a
-    ``63/– °C`` reads as two temperatures)."""
+def against(
+    value: Maybe[float] | Maybe[int],
+    limit: Maybe[float] | Maybe[int],
+    unit: str,
+    number: Callable[[Maybe[float] | Maybe[int]], str] = format_reading,
+) -> str:
+    """``612/700 W``: a reading over its limit, each written by ``number``; ``612 W`` where the
+    GPU reports no limit (a ``63/– °C`` reads as two temperatures)."""
     if isinstance(limit, Unknown) and not isinstance(value, Unknown):
-        return f"{format_reading(value)}{unit}"
-    return f"{format_reading(value)}/{format_reading(limit)}{unit}"
+        return f"{number(value)}{unit}"
+    return f"{number(value)}/{number(limit)}{unit}"
+
+
+def temperature_against(gpu: GpuSample, gap: str = " ") -> str:
+    """``63/87 °C`` (or ``145/189 °F``): the temperature over the slowdown threshold."""
+    number = partial(format_temperature, symbol=False)
+    unit = gap + temperature_symbol()
+    return against(gpu.temperature_c, gpu.temperature_slowdown_c, unit, number)
 
 
 def readings(gpu: GpuSample) -> dict[str, str]:
@@ -43,7 +56,7 @@ def readings(gpu: GpuSample) -> dict[str, str]:
         "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
         "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB"
         + reserved_text(gpu.memory_reserved_bytes),
-        "temp": against(gpu.temperature_c, gpu.temperature_slowdown_c, " °C"),
+        "temp": temperature_against(gpu),
         "power": against(gpu.power_watts, gpu.power_limit_watts, " W"),
         "sm": f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.max_sm_clock_mhz)} MHz",
         "mclk": f"{format_reading(gpu.memory_clock_mhz)}/"

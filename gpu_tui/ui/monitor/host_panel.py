@@ -12,6 +12,7 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.monitor.history import History, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import Sample
+from gpu_tui.core.units import format_temperature
 from gpu_tui.ui.monitor.draw import bar, cells_text, gib, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 from gpu_tui.ui.monitor.rows import RowsWidget
@@ -31,7 +32,7 @@ def readings_for(sample: Sample) -> list[str]:
     if not isinstance(cpu.load_average, Unknown):
         parts.append("load " + " ".join(f"{x:.2f}" for x in cpu.load_average))
     if not isinstance(cpu.temperature_c, Unknown):
-        parts.append(f"{cpu.temperature_c:.0f} °C")
+        parts.append(format_temperature(cpu.temperature_c))
     return parts
 
 
