@@ -286,7 +286,7 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "RunPod Community" in source
         assert "https://www.runpod.io/pricing" in source  # the price page, not a file path
         console = Console(width=200, record=True, file=io.StringIO())
-        console.print(app.query_one("#cost-tables", Static).content)
+        console.print(app.query_one("#cost-prices", Static).content)
         tables = console.export_text()
         assert "shared/" not in tables
         assert "accelerators.md" not in tables

@@ -137,11 +137,12 @@ def snapshot_table() -> Table:
 
 
 def tables(year: cost.GpuYear) -> RenderableType:
-    """Under the verdict: the per-GPU-year split and the dated prices."""
+    """Under the verdict: the per-GPU-year split and what it means per hour. The dated prices
+    (``snapshot_table``) follow in a box of their own: they do not change with the inputs, and
+    drawing their 200-odd lines again on every keystroke made typing lag."""
     return Group(
         breakdown(year),
         Text(""),
         reference_table(year),
         Text(""),
-        snapshot_table(),
     )

@@ -19,7 +19,7 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import cost
 from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.core.limits import Limit
-from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, tables, verdict
+from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, snapshot_table, tables, verdict
 from gpu_tui.ui.widgets.field import Field as TextField
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
@@ -122,6 +122,7 @@ class CostView(ReportsWorkerFailures, Widget):
             with VerticalScroll(id="cost-results-scroll"):
                 yield Static(id="cost-results")
                 yield Static(id="cost-tables")
+                yield Static(snapshot_table(), id="cost-prices")
         yield Static(id="cost-source")
 
     @dataclass
