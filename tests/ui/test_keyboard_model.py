@@ -70,14 +70,22 @@ async def test_app_keys_act_from_every_guide_field_and_type_nothing(
         fields = [app.query_one(s, Input) for s in selectors]
         values = [field.value for field in fields]
         for number, selector in enumerate(selectors):
-            # Every pane key from the form's first field; one of them from each other field.
-            keys = ELSEWHERE if number == 0 else [ELSEWHERE[number % len(ELSEWHERE)]]
+            # Every pane key from the form's first field and one from its last; from each
+            # field between, the Guide's own key (a switch to another pane and back costs two
+            # whole refreshes, and every field is the same Field: typed, "5" would show).
+            if number == 0:
+                keys = list(ELSEWHERE)
+            elif number == len(selectors) - 1:
+                keys = [ELSEWHERE[number % len(ELSEWHERE)]]
+            else:
+                keys = [("5", "guide")]
             for key, pane in keys:
                 await into_guide_field(pilot, section, selector)
                 await pilot.press(key)
                 assert shown(app) == pane, (selector, key)
-                await pilot.press("5")
-                assert shown(app) == "guide"
+                if pane != "guide":
+                    await pilot.press("5")
+                    assert shown(app) == "guide"
             if number == 0:
                 await into_guide_field(pilot, section, selector)
                 await pilot.press("question_mark")
