@@ -11,6 +11,7 @@ from typing import TextIO
 
 from gpu_tui.core import ending
 from gpu_tui.core.bench import messages
+from gpu_tui.core.bench.run_log import RunHooks, RunLog
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.store import RunOutput
 from gpu_tui.core.errors import UsageError
@@ -52,7 +53,7 @@ class Stopper:
         self.runner.cancel()
 
 
-class Progress:
+class Progress(RunHooks):
     """Progress on stderr: a redrawn line on a terminal, plain lines otherwise. A stream that
     has gone away (a terminal after SIGHUP) is written no more; the run goes on."""
 
@@ -60,9 +61,9 @@ class Progress:
         self.stream = stream
         self.tty = stream.isatty()
         self.start = time.monotonic()
-        self.step = (0, 1)
-        self.gpu = ""  # the latest NVML reading while a GPU is measured, e.g. "SM 1980 MHz · …"
         self.gone = False
+        self.log = RunLog(self)
+        self.show = self.log.apply
 
     def say(self, text: str) -> None:
         self._write(("\r\x1b[K" if self.tty else "") + f"gpu-tui: {text}\n")
@@ -76,38 +77,41 @@ class Progress:
         except (OSError, ValueError):
             self.gone = True
 
-    def show(self, message: messages.Message) -> None:
-        if isinstance(message, messages.Progress):
-            self.step = (message.index, message.total)
-            if not self.tty:
-                self.say(
-                    f"[{message.index + 1}/{message.total}] {message.benchmark} on {message.device}"
-                )
-        elif isinstance(message, messages.Heartbeat) and self.tty:
-            done, total = self.step
-            fraction = (done + message.fraction) / max(total, 1)
-            bar = "#" * int(fraction * 20)
-            elapsed = time.monotonic() - self.start
-            line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {self.gpu}{message.label}"
-            self._write(line[: 100 + len("\r\x1b[K")])
-        elif isinstance(message, messages.Telemetry):
-            shown = message.line()
-            self.gpu = f"{shown[0]} | " if shown else ""
-        elif isinstance(message, messages.Status):
-            self.say(message.message)
-        elif isinstance(message, messages.RunWarning):
-            self.say(f"warning: {message.text}")
-        elif isinstance(message, messages.SaveFailed):
-            self.say(f"warning: {message.message}; the run goes on")
-        elif isinstance(message, messages.BenchError):
-            if message.kind in messages.REFUSED_KINDS:
-                return  # a usage problem is said once, as the command's error line
-            self.say(f"{'error' if not message.fatal else 'failed'}: {message.message}")
-        elif isinstance(message, messages.Finished):
-            if self.tty:
-                self._write("\r\x1b[K")
-            if message.status == "cancelled":
-                self.say(f"interrupted: kept {len(message.document.results)} completed results")
+    def got_step(self, step: messages.Progress) -> None:
+        if not self.tty:
+            self.say(f"[{step.index + 1}/{step.total}] {step.benchmark} on {step.device}")
+
+    def got_heartbeat(self, beat: messages.Heartbeat) -> None:
+        if not self.tty:
+            return
+        step, telemetry = self.log.step, self.log.telemetry
+        done, total = (step.index, step.total) if step else (0, 1)
+        fraction = (done + beat.fraction) / max(total, 1)
+        bar = "#" * int(fraction * 20)
+        elapsed = time.monotonic() - self.start
+        shown = telemetry.line() if telemetry else None
+        gpu = f"{shown[0]} | " if shown else ""
+        line = f"\r\x1b[K[{bar:<20}] {elapsed:4.0f}s {gpu}{beat.label}"
+        self._write(line[: 100 + len("\r\x1b[K")])
+
+    def got_status(self, status: messages.Status) -> None:
+        self.say(status.message)
+
+    def got_warning(self, warning: messages.RunWarning) -> None:
+        self.say(f"warning: {warning.text}")
+
+    def got_save_failed(self, failed: messages.SaveFailed) -> None:
+        self.say(f"warning: {failed.message}; the run goes on")
+
+    def got_error(self, error: messages.BenchError) -> None:
+        if error.kind not in messages.REFUSED_KINDS:  # said once, as the command's error line
+            self.say(f"{'error' if not error.fatal else 'failed'}: {error.message}")
+
+    def got_finished(self, finished: messages.Finished) -> None:
+        if self.tty:
+            self._write("\r\x1b[K")
+        if finished.status == "cancelled":
+            self.say(f"interrupted: kept {len(finished.document.results)} completed results")
 
 
 def run_to_the_end(

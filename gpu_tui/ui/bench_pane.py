@@ -20,6 +20,7 @@ from gpu_tui.core.bench import BenchRunner, messages
 from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.bench.run_log import RunHooks, RunLog
 from gpu_tui.core.bench.runner import drive
 from gpu_tui.core.bench.store import compare
 from gpu_tui.core.bench.suites import HostSpeed
@@ -44,7 +45,7 @@ VIEWS = ("setup", "table", "plot")
 IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
 
 
-class BenchPane(Pane, RunFiles):
+class BenchPane(Pane, RunFiles, RunHooks):
     """At 80 columns one view at a time (options, table, plots); from 110 all side by side."""
 
     BINDINGS = [  # noqa: RUF012 — Textual API
@@ -94,6 +95,7 @@ class BenchPane(Pane, RunFiles):
         self.document: RunDocument | None = None
         self.baseline: RunDocument | None = None
         self.runner: BenchRunner | None = None
+        self.run_log = RunLog(self)
         self.plot_index = 0
         self.saved_path: Path | None = None
         self.save_problem = ""
@@ -193,6 +195,7 @@ class BenchPane(Pane, RunFiles):
         self.runner = kind(plan, python=python, save=True, nvml=nvml)
         self.saved_path = self.runner.saved_path
         self.document = self.runner.document
+        self.run_log = RunLog(self)
         self.save_problem = ""
         self.skips = []
         self._set_notice("")
@@ -208,7 +211,7 @@ class BenchPane(Pane, RunFiles):
             self.runner.cancel()  # "stop" now; killed by the runner if still there after 1 s
             tracker = self.query_one(RunProgress).tracker
             if tracker is not None:
-                tracker.label = "stopping…"
+                tracker.log.label = "stopping…"
         elif self.view != "table" and not self.screen.has_class("-wide"):
             self.view = "table"
 
@@ -237,46 +240,42 @@ class BenchPane(Pane, RunFiles):
         self._set_notice(f"{message.message}\n{rt.advice(message.kind)}", error=True)
 
     def on_bench_pane_update(self, message: Update) -> None:
-        event, progress = message.event, self.query_one(RunProgress)
-        tracker = progress.tracker
-        if isinstance(event, messages.ResultReady):
-            self.results.append(event.result)
-            delta = (
-                compare([event.result], self.baseline).get(event.result.key)
-                if self.baseline
-                else None
-            )
-            self.query_one(ResultsTable).add_result(event.result, delta)
-            self._update_plot()
-            if tracker:
-                tracker.result(time.monotonic())
-        elif isinstance(event, messages.BenchError):
-            where = f" ({event.benchmark} on {event.device})" if event.benchmark else ""
-            self._set_notice(f"{event.message}{where}\n{rt.advice(event.kind)}", error=event.fatal)
-        elif isinstance(event, messages.Skipped):
-            self.skips.append({"benchmark": event.benchmark, "reason": event.reason})
-            self._set_notice(self._notice, error=self._notice_error)
-        elif isinstance(event, messages.SaveFailed):
-            # stays up for the rest of the run, above whatever is said after it
-            self.save_problem = f"{event.message}. {rt.advice('save')}"
-            self._set_notice("", error=True)
-        elif isinstance(event, messages.RunWarning):
-            self._set_notice(event.text)
-        elif isinstance(event, messages.Finished):
-            self._finish(event)
-        elif tracker is None:
-            return
-        else:  # progress, heartbeats, environment, status, live GPU readings
-            tracker.apply(event, time.monotonic())
+        self.run_log.apply(message.event)
+        progress = self.query_one(RunProgress)
+        if progress.tracker is not None:  # the progress line and its ETA follow every message
+            progress.tracker.apply(message.event, time.monotonic())
         progress.refresh()
 
-    def _finish(self, event: messages.Finished) -> None:
+    def got_result(self, ready: messages.ResultReady) -> None:
+        result = ready.result
+        self.results.append(result)
+        delta = compare([result], self.baseline).get(result.key) if self.baseline else None
+        self.query_one(ResultsTable).add_result(result, delta)
+        self._update_plot()
+
+    def got_error(self, error: messages.BenchError) -> None:
+        where = f" ({error.benchmark} on {error.device})" if error.benchmark else ""
+        self._set_notice(f"{error.message}{where}\n{rt.advice(error.kind)}", error=error.fatal)
+
+    def got_skip(self, skipped: messages.Skipped) -> None:
+        self.skips.append({"benchmark": skipped.benchmark, "reason": skipped.reason})
+        self._set_notice(self._notice, error=self._notice_error)
+
+    def got_save_failed(self, failed: messages.SaveFailed) -> None:
+        # stays up for the rest of the run, above whatever is said after it
+        self.save_problem = f"{failed.message}. {rt.advice('save')}"
+        self._set_notice("", error=True)
+
+    def got_warning(self, warning: messages.RunWarning) -> None:
+        self._set_notice(warning.text)
+
+    def got_finished(self, finished: messages.Finished) -> None:
         runner, self.runner = self.runner, None
         self.set_class(False, "-running")
-        self.document = event.document
-        count = len(event.document.results)
-        word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[event.status]
-        kept = " (kept)" if event.status != "completed" and count else ""
+        self.document = finished.document
+        count = len(finished.document.results)
+        word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[finished.status]
+        kept = " (kept)" if finished.status != "completed" and count else ""
         if runner is not None and runner.store_problem is not None:
             where = "not saved (x exports it)"
             self.save_problem = f"{runner.store_problem}. x exports this run to a file elsewhere."
@@ -291,7 +290,7 @@ class BenchPane(Pane, RunFiles):
         if worker.group == "bench-run" and self.runner is not None:
             self.runner.end_now()
             self._set_notice(describe_failure(worker), error=True)
-            self._finish(messages.Finished("failed", self.runner.document))
+            self.got_finished(messages.Finished("failed", self.runner.document))
 
     def on_unmount(self) -> None:
         if self.runner is not None:  # the app is closing: never leave a worker behind

@@ -87,7 +87,7 @@ class RunProgress(Widget):
         gpu, reading = tracker.gpu or ("", None)
         tail = f"  {gpu}" if gpu else ""
         percent = f" {within:4.0%}"
-        label = _fit(f"  {tracker.label}", width - len(tail) - len(percent) - 1 - MIN_BAR)
+        label = _fit(f"  {tracker.log.label}", width - len(tail) - len(percent) - 1 - MIN_BAR)
         text.append(label, self._style("run-progress--dim"))
         text.append(" ")
         bar_width = max(MIN_BAR, width - len(label) - len(percent) - len(tail) - 1)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_tui.core.bench import messages
+from gpu_tui.core.bench.run_log import RunHooks, RunLog
 from gpu_tui.core.bench.suites import HostSpeed, startup_seconds, task_points
 from gpu_tui.core.bench.telemetry import Reading
 
@@ -26,7 +27,7 @@ ETA_SMOOTHING_SECONDS = 4.0
 
 
 @dataclass
-class RunTracker:
+class RunTracker(RunHooks):
     """Fed by the runner's messages; answers the time left and how far the run has got.
 
     Each measurement of each task (a benchmark on one device) has an expected time from its
@@ -44,9 +45,6 @@ class RunTracker:
     index: int = 0
     total: int = 0
     current: str = ""
-    label: str = "starting the worker"
-    fraction: float = 0.0
-    """The current measurement's share of its budget, from the worker's heartbeats."""
     points_done: int = 0
     task_started: float = 0.0
     last_result: float = 0.0
@@ -64,6 +62,12 @@ class RunTracker:
     _overall: float = 0.0
     _shown_eta: float | None = None
     _eta_at: float = 0.0
+    _now: float = 0.0
+    """When the message being taken in came."""
+    log: RunLog = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.log = RunLog(self, label="starting the worker")
 
     def start(self, now: float) -> None:
         self.started = self.task_started = self._eta_at = now
@@ -71,20 +75,12 @@ class RunTracker:
         self._shown_eta = self.estimate
 
     def apply(self, event: messages.Message, now: float) -> None:
-        """Take in one runner message (results and the end are the pane's business)."""
-        if isinstance(event, messages.Progress):
-            self.progress(event.index, event.total, event.benchmark, event.device, now)
-        elif isinstance(event, messages.Heartbeat):
-            self.heartbeat(event.label, event.fraction)
-        elif isinstance(event, messages.EnvironmentReady):
-            self.environment(event.environment, now)
-        elif isinstance(event, messages.Status):
-            self.label = event.message
-        elif isinstance(event, messages.Telemetry):
-            self.gpu = event.line(self.device)
+        """Take in one runner message that came at ``now``."""
+        self._now = now
+        self.log.apply(event)
 
-    def environment(self, environment: dict[str, Any], now: float) -> None:
-        devices = [str(d.get("device")) for d in environment.get("devices") or []]
+    def got_environment(self, ready: messages.EnvironmentReady) -> None:
+        devices = [str(d.get("device")) for d in ready.environment.get("devices") or []]
         budget = float(self.plan.get("budget_seconds", 0.25))
         self.weights = []
         for spec in self.plan.get("benchmarks", []):
@@ -93,18 +89,18 @@ class RunTracker:
                 if spec.get(kind) is not None:
                     self.weights.append(task_points(spec, kind, budget, self.host) or [0.05])
         self.startup = startup_seconds(sum(d != "cpu" for d in devices))
-        self._finish_task(self.startup, now)
-        self.measuring_since = now
+        self._finish_task(self.startup, self._now)
+        self.measuring_since = self._now
 
-    def progress(self, index: int, total: int, benchmark: str, device: str, now: float) -> None:
+    def got_step(self, step: messages.Progress) -> None:
+        now = self._now
         if self.measuring_since is not None and self.current:
-            weights = self._weights(total)
+            weights = self._weights(step.total)
             self._finish_task(sum(weights[self.index]) if self.index < len(weights) else 0.0, now)
-        self.index, self.total = index, total
-        self.current = f"{benchmark} on {device}"
-        self.device = device
+        self.index, self.total = step.index, step.total
+        self.current = f"{step.benchmark} on {step.device}"
+        self.device = step.device
         self.points_done = 0
-        self.fraction = 0.0
         self.task_started = now
         self.last_result = 0.0
         self._within = 0.0
@@ -114,8 +110,11 @@ class RunTracker:
         self._expected += expected
         self.task_started = now
 
-    def heartbeat(self, label: str, fraction: float) -> None:
-        self.label, self.fraction = label, min(max(fraction, 0.0), 1.0)
+    def got_telemetry(self, telemetry: messages.Telemetry) -> None:
+        self.gpu = telemetry.line(self.device)
+
+    def got_result(self, ready: messages.ResultReady) -> None:
+        self.result(self._now)
 
     def result(self, now: float) -> None:
         self.points_done += 1

@@ -18,6 +18,7 @@ from textual.worker import Worker, get_current_worker
 
 from gpu_tui.core.bench import BenchRunner, messages
 from gpu_tui.core.bench.results import BenchResult
+from gpu_tui.core.bench.run_log import RunHooks, RunLog
 from gpu_tui.core.bench.runner import RunControl, drive
 from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.kitchen.measurement import (
@@ -46,7 +47,7 @@ def bench_runner(plan: dict[str, Any], python: str | None) -> Runner:
     return kind(plan, python=python, save=False)
 
 
-class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
+class MeasurePanel(ReportsWorkerFailures, RunHooks, VerticalScroll, can_focus=True):
     """Attributes down: the pane calls ``start``, ``stop`` and ``set_params``; the thread worker
     posts each bench message to this panel, which redraws from the core's reading of it."""
 
@@ -84,8 +85,7 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
         self.results: list[BenchResult] = []
         self.status = ""
         self.problems: list[str] = []
-        self.warning = ""
-        self.no_gpu = False
+        self.run_log = RunLog(self)
         self.finished = False
         self.warming = False  # the untimed warm-up pass is running: its results are dropped
         self.overflows = False  # holds more than it shows: the status says how to scroll
@@ -98,13 +98,17 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
     def running(self) -> bool:
         return self.runner is not None
 
+    @property
+    def warning(self) -> str:
+        return self.run_log.warning.message if self.run_log.warning else ""
+
     # --- attributes down ---------------------------------------------------------------------
     def start(self, scenario: str, params: KitchenParams) -> None:
         """Measure what ``scenario`` stands for, afresh (any run going on is stopped first)."""
         self.stop()
         self.check, self.params = real_check(scenario, params), params
-        self.results, self.problems, self.warning = [], [], ""
-        self.no_gpu = self.finished = self.warming = False
+        self.results, self.problems, self.run_log = [], [], RunLog(self)
+        self.finished = self.warming = False
         self.status = "loading PyTorch… (a few seconds, in the benchmark worker)"
         plan = real_plan(self.check, budget=self.budget, devices=self.devices)
         self.runner = self.make_runner(plan, self.python)
@@ -170,43 +174,44 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
             self.draw()
 
     def on_measure_panel_update(self, message: Update) -> None:
-        event = message.event
-        if message.run != self.run:
-            return
-        if isinstance(event, messages.BenchError) and event.kind == "start":
+        if message.run == self.run:
+            self.run_log.apply(message.event)
+            self.draw()
+
+    def got_error(self, error: messages.BenchError) -> None:
+        if error.kind == "start":
             self.problems.append(
-                f"{event.message}. Point --bench-python at a Python with PyTorch, or "
+                f"{error.message}. Point --bench-python at a Python with PyTorch, or "
                 "pip install 'gpu-tui[torch]' here."
             )
             self.status = "could not start the benchmark worker"
-        elif isinstance(event, messages.ResultReady):
-            if not self.warming:
-                self.results.append(event.result)
-        elif isinstance(event, messages.Skipped):
-            self.no_gpu = self.no_gpu or event.device == "gpu"
-        elif isinstance(event, messages.BenchError):
-            if event.message not in self.problems:  # the warm-up pass may hit it first
-                self.problems.append(event.message)
-        elif isinstance(event, messages.RunWarning):
-            self.warning = event.message
-        elif isinstance(event, messages.Status):
-            self.status = event.message.replace("(a few seconds)", "…")
-        elif isinstance(event, messages.Progress):
-            self.warming = in_warmup(event.index, event.total, self.check)
-            self.status = f"{self._doing()} {event.benchmark} on {event.device} …"
-        elif isinstance(event, messages.Heartbeat):
-            filled = round(8 * min(1.0, max(0.0, event.fraction)))
-            self.status = f"{self._doing()} {event.label}  {'▰' * filled}{'▱' * (8 - filled)}"
-        elif isinstance(event, messages.Finished):
-            words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
-            count = len(self.results)
-            started = not any(e.get("kind") == "start" for e in event.document.errors)
-            self._done(
-                f"{words[event.status]}: {count} result{'s' * (count != 1)}"
-                if started
-                else "could not start the benchmark worker"
-            )
-        self.draw()
+        elif error.message not in self.problems:  # the warm-up pass may hit it first
+            self.problems.append(error.message)
+
+    def got_result(self, ready: messages.ResultReady) -> None:
+        if not self.warming:
+            self.results.append(ready.result)
+
+    def got_status(self, status: messages.Status) -> None:
+        self.status = status.message.replace("(a few seconds)", "…")
+
+    def got_step(self, step: messages.Progress) -> None:
+        self.warming = in_warmup(step.index, step.total, self.check)
+        self.status = f"{self._doing()} {step.benchmark} on {step.device} …"
+
+    def got_heartbeat(self, beat: messages.Heartbeat) -> None:
+        filled = round(8 * self.run_log.fraction)
+        self.status = f"{self._doing()} {beat.label}  {'▰' * filled}{'▱' * (8 - filled)}"
+
+    def got_finished(self, finished: messages.Finished) -> None:
+        words = {"completed": "measured", "cancelled": "stopped", "failed": "failed"}
+        count = len(self.results)
+        started = not any(e.get("kind") == "start" for e in finished.document.errors)
+        self._done(
+            f"{words[finished.status]}: {count} result{'s' * (count != 1)}"
+            if started
+            else "could not start the benchmark worker"
+        )
 
     def _doing(self) -> str:
         return "warming up (not timed):" if self.warming else "measuring"
@@ -220,9 +225,8 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
         if self.check is None or self.params is None:
             return
         style = self.get_component_rich_style
-        reading = read(
-            self.check, self.params, self.results, finished=self.finished, no_gpu=self.no_gpu
-        )
+        no_gpu = any(skipped.device == "gpu" for skipped in self.run_log.skipped)
+        reading = read(self.check, self.params, self.results, finished=self.finished, no_gpu=no_gpu)
         table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold")
         for i, name in enumerate(reading.header):
             table.add_column(name, justify="left" if i == 0 else "right", no_wrap=i > 0)
@@ -249,7 +253,7 @@ class MeasurePanel(ReportsWorkerFailures, VerticalScroll, can_focus=True):
         parts += [Text(p, style("measure-panel--error")) for p in self.problems]
         if self.warning:
             parts.append(Text(f"Note: {self.warning}", style("measure-panel--note")))
-        if self.no_gpu:
+        if no_gpu:
             parts.append(Text(self.check.without_gpu, style("measure-panel--note")))
         parts.append(Text(self.check.analogy, style("measure-panel--note")))
         self.query_one("#measure-body", Static).update(Group(*parts))
