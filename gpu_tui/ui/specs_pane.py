@@ -62,6 +62,8 @@ class SpecsPane(Pane, can_focus=False):
         self.health: Report | None = None
         """The last health check (None: none has finished yet)."""
         self.checking = False
+        self._explained: tuple[SpecRow | None, bool] = (None, False)
+        """The row the box explains, and whether it was drawn wide."""
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -204,6 +206,9 @@ class SpecsPane(Pane, can_focus=False):
     def on_resize(self) -> None:
         # Sizes are known by now: refit at once, so the first full table is one frame away.
         self._refit()
+        spec_row, wide = self._explained
+        if wide != self._wide():  # the other fields come or go with the width
+            self.explain_row(spec_row)
 
     def on_spec_table_resized(self) -> None:
         self._refit()
@@ -225,8 +230,12 @@ class SpecsPane(Pane, can_focus=False):
         return self.sections[highlighted]
 
     def explain_row(self, spec_row: SpecRow | None) -> None:
-        """Show what the field means and why it matters for AI, with its note (basis, reason)."""
+        """Show what the field means and why it matters for AI, with its note (basis, reason).
+
+        On a wide screen the box has room for more than one field: the section's other fields
+        follow, each with its meaning, so the sheet reads whole without moving the cursor."""
         panel = self.query_one("#spec-explain-box", ReadingBox)
+        self._explained = (spec_row, self._wide())
         if spec_row is None:
             panel.update("")
             return
@@ -238,7 +247,30 @@ class SpecsPane(Pane, can_focus=False):
         meaning = explain(spec_row.key)
         if meaning:
             text.append("\n" + meaning)
+        section = self.current_section()
+        if self._wide() and section is not None:
+            text.append_text(_other_fields(section, spec_row))
         panel.update(text)
+
+    def _wide(self) -> bool:
+        return self.is_attached and self.screen.has_class("-wide")
+
+
+def _other_fields(section: SpecSection, shown: SpecRow) -> Text:
+    """The section's other fields and their meanings, in the table's order (a meaning that
+    several fields share is given once, with the first of them)."""
+    text = Text()
+    told = {shown.key}
+    for spec_row in section.rows:
+        meaning = explain(spec_row.key)
+        if not meaning or spec_row.key in told:
+            continue
+        told.add(spec_row.key)
+        if not text:
+            text.append(f"\n\nThe other fields of {section.label or section.title}", style="dim")
+        text.append(f"\n{spec_row.label}: ", style="bold")
+        text.append(meaning)
+    return text
 
 
 def _device_option(index: int, section: SpecSection) -> Option:

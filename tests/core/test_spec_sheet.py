@@ -74,6 +74,18 @@ def test_accelerator_comparison_has_this_device_once_per_metric() -> None:
         assert values == sorted(values, reverse=True)
 
 
+def test_fp8_is_compared_only_among_devices_that_have_it() -> None:
+    h100 = fixed_inventory(demo=True).accelerators[0]
+    fp8 = next(c for c in compare_accelerator(h100) if c.metric == "Dense FP8")
+    names = [bar.label for bar in fp8.bars]
+    assert "NVIDIA B200 (HGX)" in names
+    assert "NVIDIA A100 80GB SXM" not in names  # Ampere has no FP8 Tensor Cores
+    assert all(bar.value is not None for bar in fp8.bars)
+    no_fp8 = replace(h100, peaks=replace(h100.peaks, fp8_tflops=Unknown("not an FP8 GPU")))
+    metrics = [c.metric for c in compare_accelerator(no_fp8)]
+    assert metrics == ["Dense BF16", "Memory bandwidth", "Memory"]
+
+
 def test_inventory_json_has_the_documented_fields() -> None:
     document = json.loads(json.dumps(inventory_json(fixed_inventory(demo=True))))
     assert document["schema_version"] == 2

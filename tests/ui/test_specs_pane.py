@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 
@@ -9,10 +10,12 @@ import pytest
 from textual.widgets import DataTable, OptionList, Static
 
 from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.spec_sheet import wrap_value
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.conftest import SimulatedNvml
 from tests.polling import until
 
@@ -161,22 +164,50 @@ async def test_no_value_is_cut_and_long_ones_take_more_lines(
         assert table.max_scroll_x == 0
 
 
+def box_shows(app: GpuTuiApp, box: ReadingBox) -> str:
+    """The text the terminal shows inside the box, without white space (wrapping aside)."""
+    region = box.scrollable_content_region
+    strips = screen_strips(app.screen)
+    lines = [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
+    return re.sub(r"\s+", "", "".join(lines))
+
+
 async def test_at_160x48_the_table_is_as_tall_as_its_rows_and_the_explanation_has_the_rest(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
     app = app_factory()
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
+        pane = app.query_one(SpecsPane)
         table = app.query_one("#spec-table", DataTable)
         box = app.query_one("#spec-explain-box", ReadingBox)
         assert table.max_scroll_y == 0  # the CPU's rows all show …
         assert table.size.height <= table.virtual_size.height + 1  # … with no empty rows
         assert box.size.height > 20
-        await pilot.press("down", "down", "enter")  # the simulated H100: its tensor clock row
+        # The room below the highlighted field holds the section's other fields, not blank rows.
+        assert box.virtual_size.height >= box.scrollable_content_region.height
+        assert re.sub(r"\s+", "", f"Cores: {explain('cpu.cores')}") in box_shows(app, box)
+        await pilot.press("down", "down", "enter")  # the simulated H100: its TF32 peak row
         labels = [label for label, _ in table_rows(app)]
-        await pilot.press(*["down"] * labels.index("Tensor peak clock"))
+        assert table.max_scroll_y == 0  # an H100's 28 rows fit too
+        await pilot.press(*["down"] * labels.index("TF32 peak (dense)"))
         await pilot.pause()
-        assert not box.overflows  # its long explanation shows whole
+        tf32 = next(r for r in pane.sections[2].rows if r.label == "TF32 peak (dense)")
+        own = f"{tf32.label}: {tf32.value}{tf32.note}{explain(tf32.key)}"
+        assert re.sub(r"\s+", "", own) in box_shows(app, box)  # its explanation, whole
+
+
+async def test_at_80x24_the_box_explains_the_highlighted_field_alone(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "The other fields" not in explanation(app)
+        await pilot.resize_terminal(160, 48)
+        await until(pilot, lambda: "The other fields" in explanation(app), "the other fields")
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: "The other fields" not in explanation(app), "one field")
 
 
 async def test_a_long_explanation_scrolls_by_keyboard_at_80x24(

@@ -52,10 +52,20 @@ def _ranked(metric: str, unit: str, this: Bar, others: list[Bar]) -> Comparison:
 
 
 def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
-    """Dense BF16, memory bandwidth and memory size: this device against the reference products."""
+    """Dense BF16 (and FP8 where this device has it), memory bandwidth and memory size: this
+    device against the reference products. FP8 leaves out the products that have none."""
     refs = [entry for entry in _references() if entry.name != getattr(gpu.datasheet, "product", "")]
     label = f"▶ GPU {gpu.index} " + ("SIMULATED" if gpu.simulated else "(this one)")
     memory = _number(gpu.memory_total_bytes)
+    fp8 = _number(gpu.peaks.fp8_tflops)
+    fp8_ranked = (
+        _ranked(
+            "Dense FP8",
+            "TFLOP/s",
+            Bar(label, fp8, this=True),
+            [Bar(e.name, e.fp8_tflops) for e in refs if e.fp8_tflops is not None],
+        ),
+    )
     return (
         _ranked(
             "Dense BF16",
@@ -63,6 +73,7 @@ def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
             Bar(label, _number(gpu.peaks.bf16_tflops), this=True),
             [Bar(e.name, e.bf16_tflops) for e in refs],
         ),
+        *(fp8_ranked if fp8 is not None else ()),
         _ranked(
             "Memory bandwidth",
             "TB/s",

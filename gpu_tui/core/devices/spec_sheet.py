@@ -35,6 +35,16 @@ def row(
     return SpecRow(key, label, render if render is not None else str(value), note)
 
 
+_BACKENDS = {"nvml": "NVML, NVIDIA's driver library"}
+
+
+def _read_through(gpu: Accelerator) -> str:
+    """Where the GPU's readings come from, for the note under its name."""
+    if gpu.simulated:
+        return f"{SIMULATED_TAG}: modelled by gpu-tui --demo, not read from a GPU"
+    return f"read through {_BACKENDS.get(gpu.backend, gpu.backend)}"
+
+
 def cpu_section(cpu: CpuInfo) -> SpecSection:
     """The CPU's rows."""
     cores = f"{cpu.physical_cores} physical / {cpu.logical_cores} logical"
@@ -132,7 +142,7 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
     sheet = gpu.datasheet
     peaks = gpu.peaks
     rows = [
-        SpecRow("gpu.name", "Name", gpu.name, SIMULATED_TAG if gpu.simulated else gpu.backend),
+        SpecRow("gpu.name", "Name", gpu.name, _read_through(gpu)),
         row("gpu.architecture", "Architecture", gpu.architecture),
         row("gpu.compute_capability", "Compute capability", gpu.compute_capability),
         row("gpu.cores", "SMs", gpu.sm_count),

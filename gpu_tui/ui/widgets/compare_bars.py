@@ -42,7 +42,7 @@ class CompareBars(Static):
             table.add_column(justify="right", no_wrap=True)
             for bar in comparison.bars:
                 style = f"bold {accent}" if bar.this else ""
-                value = "n/p" if bar.value is None else format_rounded(bar.value)
+                value = "unknown" if bar.value is None else format_rounded(bar.value)
                 table.add_row(
                     Text(bar.label.removeprefix("NVIDIA "), style=style),
                     Text(bar_text((bar.value or 0.0) / top, bar_width), style=style or "dim"),
