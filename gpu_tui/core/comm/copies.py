@@ -23,7 +23,6 @@ from gpu_tui.core.units import format_bytes_exact, format_number
 
 COPIES = "copies"
 """The benchmark's name in results, and the word ``--only`` takes for it."""
-PATHS = ("p2p", "staged", "h2d", "d2h")
 MODES = ("p2p", "staged")
 """The two GPU-to-GPU matrices; the host row and column (h2d, d2h) belong to both."""
 ROLES = ("bandwidth", "latency")

@@ -63,7 +63,6 @@ Specifications). The same figures as ``core.bench.formulas.pcie_gbps`` for Gen3 
 
 PCIE_LEVELS = frozenset({"INT", "PIX", "PXB", "PHB", "NODE", "SYS"})
 """``nvidia-smi topo -m`` relations that mean "PCIe only" between two GPUs."""
-HOST_PATHS = frozenset({"h2d", "d2h"})
 
 _PCIE = re.compile(r"Gen(\d+) x(\d+)")
 _NV = re.compile(r"NV(\d+)")

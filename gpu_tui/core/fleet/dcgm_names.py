@@ -107,15 +107,6 @@ LABEL_DRIVER = "DCGM_FI_DRIVER_VERSION"
 LABEL_MIG_PROFILE = "GPU_I_PROFILE"
 LABEL_MIG_INSTANCE = "GPU_I_ID"
 """On a MIG instance's series: its profile (``3g.40gb``) and GPU instance id."""
-GPU_LABELS = (
-    LABEL_GPU,
-    LABEL_UUID,
-    LABEL_PCI,
-    LABEL_DEVICE,
-    LABEL_MODEL,
-    LABEL_HOSTNAME,
-    LABEL_DRIVER,
-)
 WORKLOAD_LABELS = ("namespace", "pod", "container")
 """Added by dcgm-exporter on Kubernetes (pod mapping); ``job`` and ``instance`` by Prometheus."""
 
