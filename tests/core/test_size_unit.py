@@ -1,0 +1,97 @@
+"""Sizes in the unit the user chose: the formatters in binary (the default, as before) and in
+decimal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from gpu_tui.core import units
+from gpu_tui.core.devices.fields import Unknown
+
+
+@pytest.fixture
+def decimal() -> Iterator[None]:
+    units.set_size_unit("decimal")
+    yield
+    units.set_size_unit("binary")
+
+
+def test_binary_is_the_default_and_reads_as_before() -> None:
+    assert units.size_unit() == "binary"
+    assert units.format_bytes(34359738368) == "32.0 GiB"
+    assert units.format_bytes(1023) == "1023 B"
+    assert units.format_bytes_short(12.3 * 2**30) == "12.3G"
+    assert units.format_bytes_exact(1536 << 20) == "1536 MiB"
+    assert units.format_bytes_exact(1500) == "1500 B"  # no binary unit divides it: whole bytes
+    assert units.format_bytes_trimmed(1_879_048_192) == "1.75 GiB"
+    assert units.format_gigabytes(60 << 30) == "60.0 GiB"
+    assert units.gigabyte_symbol() == "GiB"
+
+
+@pytest.mark.usefixtures("decimal")
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (999, "999 B"),
+        (1000, "1.0 kB"),
+        (999 * 10**6, "999.0 MB"),  # a unit from one of it up: 999 MB stays MB …
+        (10**9, "1.0 GB"),  # … and 1000 MB is 1.0 GB
+        (34359738368, "34.4 GB"),  # 32 GiB
+        (5 * 10**12, "5.0 TB"),
+        (10**16, "10000.0 TB"),  # the largest unit takes everything above it
+    ],
+)
+def test_decimal_format_bytes_steps_by_a_thousand(value: int, text: str) -> None:
+    assert units.format_bytes(value) == text
+
+
+@pytest.mark.usefixtures("decimal")
+@pytest.mark.parametrize(
+    ("value", "short", "exact", "trimmed"),
+    [
+        (512, "512B", "512 B", "512 B"),
+        (1000, "1.0k", "1 kB", "1 kB"),
+        (4096, "4.1k", "4.1 kB", "4.096 kB"),  # a binary size: no whole decimal form
+        (4 << 20, "4.2M", "4.19 MB", "4.1943 MB"),
+        (64 * 10**6, "64.0M", "64 MB", "64 MB"),
+        (1 << 30, "1.1G", "1.07 GB", "1.07374 GB"),
+        (3 * 10**12, "3.0T", "3 TB", "3 TB"),
+    ],
+)
+def test_decimal_short_exact_and_trimmed(value: int, short: str, exact: str, trimmed: str) -> None:
+    assert units.format_bytes_short(value) == short
+    assert units.format_bytes_exact(value) == exact
+    assert units.format_bytes_trimmed(value) == trimmed
+
+
+@pytest.mark.usefixtures("decimal")
+def test_decimal_gigabytes_and_a_size_kept_in_binary_for_a_stored_text() -> None:
+    assert units.gigabyte_symbol() == "GB"
+    assert units.format_gigabytes(60 << 30) == "64.4 GB"
+    assert units.format_gigabytes(80 << 30, ".0f", gap="") == "86GB"
+    assert units.format_gigabytes(60 << 30, symbol=False) == "64.4"
+    assert units.format_gigabytes(Unknown("not supported")) == "–"
+    assert units.format_gigabytes(None, unknown="?") == "?"
+    assert units.format_bytes_exact(4 << 20, unit="binary") == "4 MiB"
+
+
+def test_a_byte_axis_ticks_at_round_sizes_of_the_unit_shown(decimal: None) -> None:
+    assert units.byte_ticks(8, 1 << 30) == (10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9)
+    assert [units.format_byte_tick(t) for t in (10, 1e3, 1e6, 1e9)] == ["10", "1k", "1M", "1G"]
+    units.set_size_unit("binary")
+    assert units.byte_ticks(8, 1 << 30) == (8, 128, 2048, 32768, 524288, 8 << 20, 128 << 20)
+    assert [units.format_byte_tick(t) for t in (8, 2048, 8 << 20)] == ["8", "2K", "8M"]
+
+
+@pytest.mark.usefixtures("decimal")
+def test_counts_keep_their_prefixes_whatever_the_size_unit() -> None:
+    assert units.format_binary_count(4096) == "4K"  # a matrix's n, not bytes
+    assert units.format_si_count(2500) == "2.5k"
+
+
+def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
+    with pytest.raises(ValueError, match="metric"):
+        units.set_size_unit("metric")
+    assert units.size_unit() == "binary"
