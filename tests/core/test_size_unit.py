@@ -1,14 +1,19 @@
 """Sizes in the unit the user chose: the formatters in binary (the default, as before) and in
-decimal."""
+decimal, and a unit not one of them refused in one line."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from gpu_tui.core import units
 from gpu_tui.core.devices.fields import Unknown
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -95,3 +100,19 @@ def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
     with pytest.raises(ValueError, match="metric"):
         units.set_size_unit("metric")
     assert units.size_unit() == "binary"
+
+
+@pytest.mark.parametrize("argv", [("--size-unit", "metric"), ("info", "--size-unit", "si")])
+def test_a_bad_size_unit_is_one_line_and_exit_2(argv: tuple[str, ...]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("gpu-tui")
+    assert "--size-unit: invalid choice" in line
+    assert "'binary', 'decimal'" in line
