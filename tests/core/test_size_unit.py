@@ -1,8 +1,11 @@
 """Sizes in the unit the user chose: the formatters in binary (the default, as before) and in
-decimal, and a unit not one of them refused in one line."""
+decimal, the text that follows them, ``gpu-tui watch``'s text in GB while its JSON keeps bytes,
+and a unit not one of them refused in one line."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -10,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from gpu_tui.commands import watch
 from gpu_tui.core import units
 from gpu_tui.core.devices.fields import Unknown
+from tests.core.test_watch import a_gpu, a_sample
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,6 +105,43 @@ def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
     with pytest.raises(ValueError, match="metric"):
         units.set_size_unit("metric")
     assert units.size_unit() == "binary"
+
+
+@pytest.mark.usefixtures("decimal")
+def test_watch_text_in_decimal() -> None:
+    line = watch.human_line(a_sample(a_gpu()))
+    assert "mem 4.3/17.2GB swap 0.0/2.1GB" in line  # 4 of 16 GiB, 2 GiB of swap
+    assert "64.4/85.9GB 71°C" in line  # 60 of 80 GiB
+    assert "GiB" not in line
+
+
+def run_watch(config: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "--demo", "watch", "--count", "1", *flags],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_CONFIG_HOME": str(config)},
+    )
+
+
+def test_the_config_file_sets_watch_text_and_its_json_keeps_bytes(tmp_path: Path) -> None:
+    (tmp_path / "gpu-tui").mkdir()
+    (tmp_path / "gpu-tui" / "config.toml").write_text('size_unit = "decimal"\n')
+    text = run_watch(tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert "SIMULATED" in text.stdout
+    assert "/85.5GB" in text.stdout  # the simulated H100's 81,559 MiB
+    assert "GiB" not in text.stdout
+    flag = run_watch(tmp_path, "--size-unit", "binary")  # the flag wins over the file
+    assert "/79.6GiB" in flag.stdout
+    assert "GB " not in flag.stdout
+    as_json = run_watch(tmp_path, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    (gpu,) = json.loads(as_json.stdout.splitlines()[0])["gpus"]
+    assert gpu["memory_total_bytes"] == 81559 << 20
+    assert "GB" not in as_json.stdout.replace("80GB", "")  # the product's name says 80GB
 
 
 @pytest.mark.parametrize("argv", [("--size-unit", "metric"), ("info", "--size-unit", "si")])
