@@ -115,6 +115,23 @@ def test_watch_text_in_decimal() -> None:
     assert "GiB" not in line
 
 
+@pytest.mark.usefixtures("decimal")
+def test_fleet_text_grid_and_node_in_decimal() -> None:
+    from gpu_tui.core.fleet.gpu_lines import gpu_line
+    from gpu_tui.core.fleet.grid import node_row
+    from gpu_tui.core.fleet.model import FleetNode
+    from gpu_tui.core.fleet.node_detail import GpuRow
+    from tests.fleet.fake_fleet import AT, h100
+
+    gpu = h100("dgx-a", 0, 50.0)  # 40 of 80 GiB used
+    line = gpu_line(gpu)
+    assert " 43/86GB " in line
+    assert "GiB" not in line
+    node = node_row(FleetNode("dgx-a", up=True, last_scrape_time=AT, gpus=[gpu, gpu]), AT)
+    assert "86/172G" in node.cells()  # the one-letter unit is the same in either
+    assert "43/86G" in GpuRow("0", gpu).cells()
+
+
 def run_watch(config: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "gpu_tui", "--demo", "watch", "--count", "1", *flags],
