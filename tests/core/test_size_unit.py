@@ -132,6 +132,26 @@ def test_fleet_text_grid_and_node_in_decimal() -> None:
     assert "43/86G" in GpuRow("0", gpu).cells()
 
 
+@pytest.mark.usefixtures("decimal")
+def test_the_guide_catalog_and_the_specs_bars_in_decimal() -> None:
+    from gpu_tui.core.devices.compare import compare_accelerator
+    from gpu_tui.core.guide.lineup import bar_charts, catalog_rows, header_labels
+    from gpu_tui.ui.guide.catalog_view import describe
+    from tests.ui.conftest import fixed_inventory
+
+    assert header_labels()[1] == "Mem GB"
+    h100 = next(r for r in catalog_rows() if r.name == "H100 SXM")
+    assert h100.memory_gib == 80  # kept as published: a vendor's "80 GB" is 80 GiB
+    assert " · 85.9 GB HBM3 · " in describe(h100).plain
+    memory = bar_charts([h100])[2]
+    assert (memory.unit, memory.bars[0].value) == ("GB", 80 * 2**30 / 1e9)
+    (gpu,) = fixed_inventory(demo=True).accelerators
+    *_, chart = compare_accelerator(gpu)
+    assert chart.unit == "GB"
+    mine = next(bar for bar in chart.bars if bar.this)
+    assert mine.value == gpu.memory_total_bytes / 1e9
+
+
 def run_watch(config: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "gpu_tui", "--demo", "watch", "--count", "1", *flags],
