@@ -152,6 +152,40 @@ def test_the_guide_catalog_and_the_specs_bars_in_decimal() -> None:
     assert mine.value == gpu.memory_total_bytes / 1e9
 
 
+def test_comm_point_labels_stay_binary_for_the_run_file(decimal: None) -> None:
+    from gpu_tui.core.comm.ranks import point_labels
+
+    comm = {"operations": ["all_reduce"], "dtypes": {"fp32": [8, 3 << 20]}}
+    assert point_labels(comm) == ["all_reduce fp32 8 B", "all_reduce fp32 3 MiB"]
+
+
+def test_the_comm_plot_ticks_its_byte_axis_in_the_unit_shown(decimal: None) -> None:
+    from gpu_tui.core.bench.results import BenchResult
+    from gpu_tui.ui.bench.comm_plot import comm
+
+    def point(size: int) -> BenchResult:
+        seconds = {"median_seconds": 1e-3, "p20_seconds": 1e-3, "p80_seconds": 1e-3}
+        return BenchResult(
+            **seconds,
+            benchmark="comm",
+            variant="all_reduce",
+            device="cuda",
+            dtype="fp32",
+            params={"bytes": size},
+            repeats=5,
+            value=1.0,
+            unit="GB/s",
+            percent_of_peak=None,
+        )
+
+    results = [point(8), point(1 << 30)]
+    plot = comm(results, [])
+    assert plot.xbytes
+    assert plot.xticks == (10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9)
+    units.set_size_unit("binary")
+    assert comm(results, []).xticks[:3] == (8, 128, 2048)
+
+
 def run_watch(config: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "gpu_tui", "--demo", "watch", "--count", "1", *flags],
