@@ -48,6 +48,13 @@ def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> N
         help="show temperatures in this unit; --json keeps celsius (default: celsius, or the "
         "config file's)",
     )
+    parser.add_argument(
+        "--size-unit",
+        choices=("binary", "decimal"),
+        default=None if top_level else argparse.SUPPRESS,
+        help="show sizes in GiB (binary) or GB (decimal); --json keeps bytes (default: binary, "
+        "or the config file's)",
+    )
 
 
 def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
@@ -139,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         # as bench, stops its run politely instead; see gpu_tui.core.ending).
         ending.raise_on_termination()
         if not getattr(args, "json", False):  # JSON keeps its base units, whoever runs it
-            show_temperatures(args)
+            show_units(args)
         return int(args.run(args))
     except UsageError as error:
         ending.say(sys.stderr, f"gpu-tui: {error}")
@@ -169,6 +176,7 @@ def settings(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         "read_only": args.read_only,
         "prometheus_url": configured_prometheus(args.prometheus_url),
         "temperature_unit": args.temperature_unit,
+        "size_unit": args.size_unit,
     }
     values = user_config.effective(given, config)
     if config.prometheus_url and not given["prometheus_url"]:
@@ -180,18 +188,22 @@ def settings(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return values, problem
 
 
-def show_temperatures(args: argparse.Namespace) -> None:
-    """A headless command's temperature unit: the flag, else the config file's (whose problem,
-    if any, is said in one line), else Celsius."""
+def show_units(args: argparse.Namespace) -> None:
+    """A headless command's temperature and size units: each flag, else the config file's
+    (whose problem, if any, is said in one line), else Celsius and binary."""
     from gpu_tui.core import units, user_config
 
-    unit = args.temperature_unit
-    if unit is None:
+    temperature, size = args.temperature_unit, args.size_unit
+    if temperature is None or size is None:
         config, problem = user_config.load()
         if problem:
             ending.say(sys.stderr, f"gpu-tui: {problem}")
-        unit = config.temperature_unit or user_config.DEFAULTS["temperature_unit"]
-    units.set_temperature_unit(unit)
+        temperature = (
+            temperature or config.temperature_unit or user_config.DEFAULTS["temperature_unit"]
+        )
+        size = size or config.size_unit or user_config.DEFAULTS["size_unit"]
+    units.set_temperature_unit(temperature)
+    units.set_size_unit(size)
 
 
 def print_config(args: argparse.Namespace) -> int:
@@ -241,6 +253,7 @@ def run_tui(args: argparse.Namespace) -> int:
         read_only=values["read_only"],
         theme=values["theme"],
         temperature_unit=values["temperature_unit"],
+        size_unit=values["size_unit"],
         startup_note=problem,
     )
     app = make_app(config, host_inventory)

@@ -35,6 +35,7 @@ def print_config(*flags: str) -> subprocess.CompletedProcess[str]:
 def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path) -> None:
     config_home.write_text(
         'pane = "monitor"\nrefresh_seconds = 0.5\ntheme = "nord"\ntemperature_unit = "fahrenheit"\n'
+        'size_unit = "decimal"\n'
     )
     done = print_config("--refresh", "2", "--read-only")
     assert done.returncode == 0, done.stderr
@@ -44,6 +45,7 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
     assert "refresh_seconds = 2.0" in printed
     assert "read_only = true" in printed
     assert 'temperature_unit = "fahrenheit"' in printed
+    assert 'size_unit = "decimal"' in printed
     config_home.write_text(printed)  # what it printed is a config file that says the same
     again = print_config()
     assert again.stdout == printed
@@ -56,6 +58,7 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
         ("refresh_seconds = 100\n", "Expected `float` <= 60.0 - at `$.refresh_seconds`"),
         ("colour = 1\n", "Object contains unknown field `colour`"),
         ('temperature_unit = "kelvin"\n', "Invalid enum value 'kelvin' - at `$.temperature_unit`"),
+        ('size_unit = "metric"\n', "Invalid enum value 'metric' - at `$.size_unit`"),
         ("refresh_seconds = [\n", "Invalid value"),
         ('prometheus_url = "http://user:secret@prom:9090"\n', "prometheus_url: "),
     ],
@@ -72,6 +75,7 @@ def test_a_bad_file_costs_one_line_and_the_defaults(
     assert 'pane = "specs"' in done.stdout
     assert "secret" not in done.stdout
     assert 'temperature_unit = "celsius"' in done.stdout
+    assert 'size_unit = "binary"' in done.stdout
 
 
 async def test_the_config_theme_is_used_and_a_theme_chosen_in_the_app_is_kept(
@@ -105,10 +109,23 @@ def test_the_temperature_flag_wins_over_the_file(config_home: Path) -> None:
 
 
 def test_the_config_accepts_every_unit_the_formatter_knows(config_home: Path) -> None:
-    from gpu_tui.core.units import TEMPERATURE_UNITS
+    from gpu_tui.core.units import SIZE_UNITS, TEMPERATURE_UNITS
 
     for unit in TEMPERATURE_UNITS:
         config_home.write_text(f'temperature_unit = "{unit}"\n')
         found, problem = user_config.load()
         assert (found.temperature_unit, problem) == (unit, "")
     assert user_config.DEFAULTS["temperature_unit"] == "celsius"
+    for unit in SIZE_UNITS:
+        config_home.write_text(f'size_unit = "{unit}"\n')
+        found, problem = user_config.load()
+        assert (found.size_unit, problem) == (unit, "")
+    assert user_config.DEFAULTS["size_unit"] == "binary"
+
+
+def test_the_size_flag_wins_over_the_file(config_home: Path) -> None:
+    config_home.write_text('size_unit = "decimal"\n')
+    done = print_config("--size-unit", "binary")
+    assert done.stderr == ""
+    assert 'size_unit = "binary"' in done.stdout
+    assert 'size_unit = "decimal"' in print_config().stdout  # and without the flag, the file

@@ -17,13 +17,12 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.core.monitor.samples import GpuSample, MigSample, Sample
-from gpu_tui.core.units import format_reading, format_temperature
+from gpu_tui.core.units import format_gigabytes, format_reading, format_temperature
 
 NAME = "watch"
 HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
 
 SCHEMA_VERSION = 2
-_GIB = 1024**3
 CLOSE_LIMIT_SECONDS = 1.0
 """On the way out, NVML shutdown gets this long: the process exit frees NVML in any case."""
 
@@ -105,11 +104,7 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
     if gpu.not_in_job:
         return f"{label} not in this job"
     used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
-    vram = (
-        "?"
-        if isinstance(used, Unknown) or isinstance(total, Unknown)
-        else (f"{used / _GIB:.1f}/{total / _GIB:.1f}GiB")
-    )
+    vram = "?" if isinstance(used, Unknown) or isinstance(total, Unknown) else _used_of(used, total)
     activity = gpu.activity
     tensor = (
         f" tensor {activity.tensor_percent:.0f}%"
@@ -129,12 +124,17 @@ def _gpu_summary(slot: int, gpu: GpuSample) -> str:
     return text + (" (stale)" if gpu.stale else "")
 
 
+def _used_of(used: float, total: float) -> str:
+    """``60.0/80.0GiB`` (``64.4/85.9GB`` in decimal units)."""
+    return f"{format_gigabytes(used, symbol=False)}/{format_gigabytes(total, gap='')}"
+
+
 def _mig_summary(mig: MigSample) -> str:
     """``3g.40gb:0.0/39.2GiB``: the instance's profile and its memory."""
     used, total = mig.memory_used_bytes, mig.memory_total_bytes
     if isinstance(used, Unknown) or isinstance(total, Unknown):
         return f"{mig.profile}:?"
-    return f"{mig.profile}:{used / _GIB:.1f}/{total / _GIB:.1f}GiB"
+    return f"{mig.profile}:{_used_of(used, total)}"
 
 
 def human_line(sample: Sample) -> str:
@@ -150,9 +150,9 @@ def human_line(sample: Sample) -> str:
         time.strftime("%H:%M:%S", time.localtime(sample.timestamp)),
         f"cpu {cpu.percent:3.0f}% {per_core} {format_reading(cpu.frequency_mhz, unknown='?')}MHz "
         f"load {'?' if isinstance(load, Unknown) else f'{load[0]:.2f}'}",
-        f"mem {memory.used_bytes / _GIB:.1f}/{memory.total_bytes / _GIB:.1f}GiB "
+        f"mem {_used_of(memory.used_bytes, memory.total_bytes)} "
         + (
-            f"swap {memory.swap_used_bytes / _GIB:.1f}/{memory.swap_total_bytes / _GIB:.1f}GiB"
+            f"swap {_used_of(memory.swap_used_bytes, memory.swap_total_bytes)}"
             if memory.swap_total_bytes
             else "no swap"
         ),

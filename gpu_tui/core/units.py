@@ -15,21 +15,40 @@ Plain numbers (``,`` is the thousands separator; none of these writes ``1e+03``,
 - :func:`format_reading`: a reading that may be :class:`Unknown`, in a format spec of the
   caller's, or a short marker when unknown: ``45%`` · ``–``.
 
-Bytes, in binary units (memory is sold and reported in them):
+Bytes are counted in bytes everywhere; only the text changes, to the unit the user chose (the
+config file's ``size_unit``): binary by default (``KiB`` ``MiB`` ``GiB`` ``TiB``, steps of 1,024,
+as memory is sold and nvidia-smi reports it), or decimal (``kB`` ``MB`` ``GB`` ``TB``, steps of
+1,000). Each unit is used from one of it up: ``999.0 MB``, then ``1.0 GB`` (binary:
+``1023.0 MiB``, then ``1.0 GiB``):
 
-- :func:`format_bytes`: one decimal and a spaced unit: ``32.0 GiB`` · ``512 B``.
-- :func:`format_bytes_short`: one decimal and one letter: ``12.3G`` · ``512B`` (tight columns).
+- :func:`format_bytes`: one decimal and a spaced unit: ``32.0 GiB`` · ``512 B`` (decimal:
+  ``34.4 GB``).
+- :func:`format_bytes_short`: one decimal and one letter: ``12.3G`` · ``512B`` (tight columns;
+  decimal ``k`` is lower case, as ``ls --si`` writes it).
 - :func:`format_bytes_exact`: whole, in the largest unit that divides it: ``4 MiB`` ·
-  ``1536 MiB`` · ``1000 B`` (a size someone chose, shown as they would write it).
+  ``1536 MiB`` · ``1000 B`` (a size someone chose, shown as they would write it). A size that
+  no decimal unit divides, as most chosen in binary steps, is shown in decimal with three
+  significant figures: ``4 MiB`` is ``4.19 MB``.
 - :func:`format_bytes_trimmed`: the largest unit not above it, six significant figures,
   trailing zeros dropped: ``1.875 GiB`` · ``64 MiB``.
+- :func:`format_gigabytes`: a reading in GiB (or GB), one decimal, or without the symbol for
+  a used/total pair: ``60.0/80.0 GiB``, the symbol from :func:`gigabyte_symbol`; one letter
+  (``60.0/80.0G``) is written by the caller, as it is in either unit.
+- :func:`format_byte_tick`: a byte axis's tick, at the positions :func:`byte_ticks` gives:
+  ``2K`` · ``32K`` (binary, powers of 16 from 8) or ``1k`` · ``10k`` (decimal, powers of 10).
+- The unit is one setting of this module, :func:`set_size_unit`, made once at start-up as the
+  temperature unit is (below), with the same exceptions: ``--json`` and text stored with a
+  result keep binary units. Rates are decimal in either (``GB/s`` is 10⁹ bytes a second, as
+  links are quoted), so is the Guide's fit (sizes in GB), and a figure quoted as its source
+  wrote it keeps that source's unit (``published "80 GB" = 80 GiB``).
 
 A model's parameters: :func:`format_parameters`, four significant figures in billions, or
 trillions from 1,000B: ``8B`` · ``70.6B`` · ``1.2T`` · ``100T``.
 
 Prefixed counts, for plot axes: :func:`format_binary_count` (``K`` ``M`` ``G`` ``T`` as
 powers of 1,024, only for exact multiples: ``4K`` · ``1000``) and :func:`format_si_count`
-(``k`` ``M`` ``G`` as powers of 1,000: ``1k`` · ``2.5M``).
+(``k`` ``M`` ``G`` as powers of 1,000: ``1k`` · ``2.5M``). Both are counts (a matrix's ``n``),
+whatever the size unit; a byte axis takes :func:`format_byte_tick`.
 
 Rates and clocks: :func:`format_flops`, :func:`format_bandwidth` (SI: ``4.92 TB/s``),
 :func:`format_mhz`.
@@ -72,6 +91,8 @@ _BINARY = (("T", 1 << 40), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10))
 """Binary prefixes, largest first (``K``, not ``k``: 1,024 is not the SI kilo)."""
 _SI = (("G", 1e9), ("M", 1e6), ("k", 1e3))
 """SI prefixes, largest first."""
+_DECIMAL = (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3))
+"""SI prefixes of bytes, largest first (``kB``: the SI kilo)."""
 
 
 def _largest(value: float, prefixes: tuple[tuple[str, float], ...]) -> tuple[str, float]:
@@ -90,14 +111,70 @@ def _dividing(value: float, prefixes: tuple[tuple[str, float], ...]) -> tuple[st
     return "", 1
 
 
+SIZE_UNITS = ("binary", "decimal")
+"""The values of ``size_unit`` (the config file's key and ``--size-unit``)."""
+_size_unit = "binary"
+
+
+def set_size_unit(unit: str) -> None:
+    """Show byte sizes in ``unit`` (one of ``SIZE_UNITS``) from now on."""
+    global _size_unit
+    if unit not in SIZE_UNITS:
+        raise ValueError(f"size unit {unit!r} is not one of {', '.join(SIZE_UNITS)}")
+    _size_unit = unit
+
+
+def size_unit() -> str:
+    """The unit byte sizes are shown in: ``binary`` unless set."""
+    return _size_unit
+
+
+def _byte_prefixes(unit: str | None = None) -> tuple[tuple[str, float], ...]:
+    """The prefixes of ``unit`` (default: the unit shown), largest first."""
+    return _DECIMAL if (unit or _size_unit) == "decimal" else _BINARY
+
+
+def _byte_unit(prefix: str, unit: str | None = None) -> str:
+    """``GiB`` or ``GB`` for the prefix ``G`` (``kB`` for the decimal kilo)."""
+    return f"{prefix}B" if (unit or _size_unit) == "decimal" else f"{prefix}iB"
+
+
 def format_bytes(value: int | float) -> str:
-    """``34359738368`` → ``32.0 GiB`` (memory is sold and reported in binary units)."""
+    """``34359738368`` → ``32.0 GiB``, or ``34.4 GB`` in decimal units; ``512 B``."""
     size = float(value)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(size) < 1024 or unit == "TiB":
+    step = 1000 if _size_unit == "decimal" else 1024
+    units = ("B", *(_byte_unit(prefix) for prefix, _ in reversed(_byte_prefixes())))
+    for unit in units:
+        if abs(size) < step or unit == units[-1]:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
+        size /= step
     raise AssertionError("unreachable")
+
+
+def gigabytes(value: float) -> float:
+    """``value`` bytes in GiB, or in GB (10⁹ bytes) in decimal units."""
+    return value / (1e9 if _size_unit == "decimal" else 1 << 30)
+
+
+def gigabyte_symbol() -> str:
+    """``GiB`` or ``GB``."""
+    return _byte_unit("G")
+
+
+def format_gigabytes(
+    value: Maybe[float] | Maybe[int] | None,
+    spec: str = ".1f",
+    *,
+    gap: str = " ",
+    symbol: bool = True,
+    unknown: str = "–",
+) -> str:
+    """A reading in bytes as GiB or GB: ``60.0 GiB`` or ``64.4 GB`` (``gap`` between the
+    number and the symbol; no symbol with ``symbol=False``), ``unknown`` when not read."""
+    if value is None or isinstance(value, Unknown):
+        return unknown
+    number = f"{gigabytes(value):{spec}}"
+    return f"{number}{gap}{gigabyte_symbol()}" if symbol else number
 
 
 TEMPERATURE_UNITS = ("celsius", "fahrenheit")
@@ -220,24 +297,52 @@ def format_reading(
 
 
 def format_bytes_short(value: float) -> str:
-    """``12.3G``-style sizes for tight columns: one decimal, binary units as one letter
-    (as nvidia-smi's MiB), ``512B`` below a KiB."""
-    prefix, scale = _largest(value, _BINARY)
+    """``12.3G``-style sizes for tight columns: one decimal, the unit as one letter (binary,
+    as nvidia-smi's MiB, or decimal with ``k`` for the kilo), ``512B`` below the first."""
+    prefix, scale = _largest(value, _byte_prefixes())
     return f"{value / scale:.1f}{prefix}" if prefix else f"{value:.0f}B"
 
 
-def format_bytes_exact(value: int) -> str:
-    """Whole, in the largest binary unit that divides it: ``4 MiB``, ``1536 MiB``, ``1000 B``
-    (a size someone chose, written as they would write it)."""
-    prefix, scale = _dividing(value, _BINARY)
-    return f"{value // int(scale)} {prefix}iB" if prefix else f"{value} B"
+def format_bytes_exact(value: int, *, unit: str | None = None) -> str:
+    """Whole, in the largest unit that divides it: ``4 MiB``, ``1536 MiB``, ``1000 B`` (a size
+    someone chose, written as they would write it); in decimal units ``1 kB``, and a size no
+    decimal unit divides in three significant figures (``4194304`` → ``4.19 MB``).
+
+    ``unit``: one of ``SIZE_UNITS`` whatever is shown (``binary`` for text stored with a
+    result); the unit shown when None."""
+    unit = unit or _size_unit
+    prefix, scale = _dividing(value, _byte_prefixes(unit))
+    if prefix:
+        return f"{value // int(scale)} {_byte_unit(prefix, unit)}"
+    if unit == "decimal":  # ``4194304 B`` is exact, and of no use to a reader
+        prefix, scale = _largest(value, _DECIMAL)
+        if prefix:
+            return f"{value / scale:.3g} {_byte_unit(prefix, unit)}"
+    return f"{value} B"
 
 
 def format_bytes_trimmed(value: int) -> str:
-    """The largest binary unit not above it, six significant figures, trailing zeros dropped:
-    ``1.875 GiB``, ``64 MiB``, ``100 B``."""
-    prefix, scale = _largest(value, _BINARY)
-    return f"{value / scale:g} {prefix}iB" if prefix else f"{value} B"
+    """The largest unit not above it, six significant figures, trailing zeros dropped:
+    ``1.875 GiB``, ``64 MiB``, ``100 B`` (decimal: ``2.01327 GB``, ``67.1089 MB``)."""
+    prefix, scale = _largest(value, _byte_prefixes())
+    return f"{value / scale:g} {_byte_unit(prefix)}" if prefix else f"{value} B"
+
+
+_BYTE_TICKS = {
+    "binary": tuple(float(8 * 16**i) for i in range(8)),  # 8 B, 128 B, 2 KiB, … 2 GiB
+    "decimal": tuple(float(10**i) for i in range(10)),  # 1 B, 10 B, … 1 GB
+}
+
+
+def byte_ticks(low: float, high: float) -> tuple[float, ...]:
+    """A byte axis's tick positions from ``low`` to ``high``, at round sizes of the unit shown."""
+    return tuple(t for t in _BYTE_TICKS[_size_unit] if low <= t <= high)
+
+
+def format_byte_tick(value: float) -> str:
+    """A byte axis's tick in the unit shown: ``8`` · ``2K`` · ``512M`` (binary, a prefix only
+    for exact multiples) or ``10`` · ``1k`` · ``100M`` (decimal)."""
+    return format_si_count(value) if _size_unit == "decimal" else format_binary_count(value)
 
 
 def format_binary_count(value: float) -> str:

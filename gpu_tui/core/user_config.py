@@ -10,9 +10,10 @@ problem, and the defaults are used (gpu-tui never refuses to start over its conf
     read_only = true            # the Monitor sends no signal to a process
     prometheus_url = "http://prometheus:9090"
     temperature_unit = "fahrenheit"   # or "celsius": what the panes and text output show
+    size_unit = "decimal"             # or "binary": GB (10⁹ bytes) or GiB (2³⁰ bytes)
 
-``temperature_unit`` changes only what people read: every ``--json`` output, saved result and
-the exporter keep degrees Celsius.
+``temperature_unit`` and ``size_unit`` change only what people read: every ``--json`` output,
+saved result and the exporter keep degrees Celsius and bytes.
 
 The theme last chosen in the app (Ctrl+P) is remembered apart, in the data dir's
 ``ui-state.json``, and used when the file names none.
@@ -37,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "read_only": False,
     "prometheus_url": None,
     "temperature_unit": "celsius",
+    "size_unit": "binary",
 }
 
 
@@ -49,6 +51,7 @@ class UserConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, omit_
     read_only: bool | None = None
     prometheus_url: str | None = None
     temperature_unit: Literal["celsius", "fahrenheit"] | None = None
+    size_unit: Literal["binary", "decimal"] | None = None
 
 
 def config_path() -> Path:

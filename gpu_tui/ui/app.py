@@ -25,7 +25,7 @@ from textual.worker import Worker
 from gpu_tui.core import ending
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.nvml_guard import not_answering, retry_delay
-from gpu_tui.core.units import set_temperature_unit
+from gpu_tui.core.units import set_size_unit, set_temperature_unit
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.keys_footer import KeysFooter
 from gpu_tui.ui.messages import InventoryReady
@@ -378,4 +378,5 @@ def make_app(
     """
     config = config or AppConfig()
     set_temperature_unit(config.temperature_unit)
+    set_size_unit(config.size_unit)
     return GpuTuiApp(config, host_inventory)

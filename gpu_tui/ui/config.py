@@ -42,5 +42,7 @@ class AppConfig:
     """A Textual theme's name (None: Textual's default); the one chosen in the app is kept."""
     temperature_unit: str = "celsius"
     """How temperatures read (``celsius`` or ``fahrenheit``); ``make_app`` sets it."""
+    size_unit: str = "binary"
+    """How byte sizes read (``binary``: GiB, or ``decimal``: GB); ``make_app`` sets it."""
     startup_note: str = ""
     """Said once the app is up (the config file's problem, say)."""

@@ -22,7 +22,13 @@ from gpu_tui.core.fleet.history import NodeHistory, Point, columns, latest, scal
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
 from gpu_tui.core.fleet.node_detail import HEADERS, GpuRow, gpu_rows, node_title
 from gpu_tui.core.monitor.history_window import axis_row
-from gpu_tui.core.units import format_age, format_temperature, temperature_symbol
+from gpu_tui.core.units import (
+    format_age,
+    format_gigabytes,
+    format_temperature,
+    gigabyte_symbol,
+    temperature_symbol,
+)
 from gpu_tui.ui.monitor.draw import cells_text, graph_columns, rows_of, scale_labels, spark_cells
 from gpu_tui.ui.monitor.rows import RowsWidget
 
@@ -33,13 +39,13 @@ GRAPHS = (
     ("power_watts", "power", "W"),
 )
 """(reading, words, unit) of each graph; the first two always show, the rest where room is.
-The temperature's unit is the one shown (``_unit``), the readings stay in °C."""
+The temperature's and the memory's units are the ones shown (``_unit``), the readings stay in
+°C and bytes."""
 GRAPH_MIN_ROWS = 7
 """A caption, five graph rows and the time axis: below this a graph says too little."""
 GRAPH_MIN_COLUMNS = 36
 SPARK_COLUMNS = (8, 60)
 """The sparkline's least and most cells: it takes what the other columns leave."""
-_GIB = 1024**3
 
 
 def _amount(reading: str, value: float | None) -> str:
@@ -47,7 +53,7 @@ def _amount(reading: str, value: float | None) -> str:
     if value is None or math.isnan(value):
         return "?"
     if reading == "memory_used_bytes":
-        return f"{value / _GIB:.0f}"
+        return format_gigabytes(value, ".0f", symbol=False)
     if reading == "temperature_c":
         return format_temperature(value, symbol=False)
     return f"{value:.0f}"
@@ -55,6 +61,8 @@ def _amount(reading: str, value: float | None) -> str:
 
 def _unit(reading: str, unit: str) -> str:
     """A graph's unit as its caption prints it."""
+    if reading == "memory_used_bytes":
+        return gigabyte_symbol()
     return temperature_symbol() if reading == "temperature_c" else unit
 
 

@@ -10,9 +10,10 @@ from gpu_tui.core.units import format_bytes_exact
 
 
 def point_labels(comm: dict[str, Any]) -> list[str]:
-    """Each point's label in the order the ranks run them (see the worker's ``comm_rank``)."""
+    """Each point's label in the order the ranks run them (see the worker's ``comm_rank``), in
+    binary units whatever is shown: a rank's failure names its point in the run file."""
     return [
-        f"{operation} {dtype} {format_bytes_exact(size)}"
+        f"{operation} {dtype} {format_bytes_exact(size, unit='binary')}"
         for operation in comm["operations"]
         for dtype, sizes in comm["dtypes"].items()
         for size in sizes

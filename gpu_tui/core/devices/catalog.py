@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from gpu_tui.core.devices.model import Datasheet
 from gpu_tui.core.devices.sources import Source
+from gpu_tui.core.units import gigabytes
 
 FIGURES: tuple[str, ...] = (
     "year",
@@ -72,6 +73,10 @@ class DeviceFigures:
     tdp_watts: float | None
     notes: str = field(default="", kw_only=True)
     bf16_sparse_tflops: float | None = field(default=None, kw_only=True)
+
+    def memory_shown(self) -> float | None:
+        """The capacity in the size unit shown: GiB as kept, or GB (10⁹ bytes)."""
+        return None if self.memory_gib is None else gigabytes(self.memory_gib * 2**30)
 
 
 @dataclass(frozen=True)

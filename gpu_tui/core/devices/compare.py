@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gpu_tui.core.devices.catalog import CATALOG, CatalogEntry
 from gpu_tui.core.devices.model import Accelerator, CpuInfo
+from gpu_tui.core.units import gigabyte_symbol, gigabytes
 
 # Chosen to span the field: last generation, today's workhorses, the newest, AMD, a desk card.
 REFERENCE_PRODUCTS = (
@@ -82,9 +83,9 @@ def compare_accelerator(gpu: Accelerator) -> tuple[Comparison, ...]:
         ),
         _ranked(
             "Memory",
-            "GiB",  # as vendors mean their "GB" of HBM and GDDR (2^30 bytes)
-            Bar(label, memory / 2**30 if memory is not None else None, this=True),
-            [Bar(e.name, e.memory_gib) for e in refs],
+            gigabyte_symbol(),
+            Bar(label, gigabytes(memory) if memory is not None else None, this=True),
+            [Bar(e.name, e.memory_shown()) for e in refs],
         ),
     )
 

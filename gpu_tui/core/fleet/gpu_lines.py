@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot, MigInstance
-from gpu_tui.core.units import format_age, format_temperature
-
-_GIB = 1024**3
+from gpu_tui.core.units import format_age, format_gigabytes, format_temperature
 
 
 def _num(value: float | None, fmt: str, unit: str = "") -> str:
@@ -21,7 +19,9 @@ def window_text(window: str) -> str:
 
 
 def _memory(used: int | None, total: int | None) -> str:
-    return "?" if used is None or total is None else f"{used / _GIB:.0f}/{total / _GIB:.0f}GiB"
+    if used is None or total is None:
+        return "?"
+    return f"{format_gigabytes(used, '.0f', symbol=False)}/{format_gigabytes(total, '.0f', gap='')}"
 
 
 def gpu_line(gpu: FleetGpu) -> str:

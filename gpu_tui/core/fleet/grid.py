@@ -10,10 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
-from gpu_tui.core.units import format_age_steps, format_temperature, temperature_symbol
+from gpu_tui.core.units import (
+    format_age_steps,
+    format_gigabytes,
+    format_temperature,
+    temperature_symbol,
+)
 
 BARS = " ▁▂▃▄▅▆▇█"
-_GIB = 1024**3
 
 
 def bar(percent: float | None) -> str:
@@ -78,7 +82,8 @@ class NodeRow:
         memory = (
             "?"
             if self.memory_used_bytes is None or not self.memory_total_bytes
-            else f"{self.memory_used_bytes / _GIB:.0f}/{self.memory_total_bytes / _GIB:.0f}G"
+            else f"{format_gigabytes(self.memory_used_bytes, '.0f', symbol=False)}/"
+            f"{format_gigabytes(self.memory_total_bytes, '.0f', symbol=False)}G"
         )
         power = "?" if self.power_watts is None else f"{self.power_watts / 1000:.1f}"
         if self.power_limit_watts:

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 from gpu_tui.core.fleet.history import NodeHistory, gpu_order
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
-from gpu_tui.core.units import format_age, format_temperature
+from gpu_tui.core.units import format_age, format_gigabytes, format_temperature
 
 HEADERS = ("GPU", "Util", "History", "Memory", "Temp", "Power", "Flags", "Pod")
 """``History`` is the utilisation sparkline the pane draws; the other cells come from here."""
-_GIB = 1024**3
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,8 @@ class GpuRow:
         memory = (
             "?"
             if g.memory_used_bytes is None or not g.memory_total_bytes
-            else f"{g.memory_used_bytes / _GIB:.0f}/{g.memory_total_bytes / _GIB:.0f}G"
+            else f"{format_gigabytes(g.memory_used_bytes, '.0f', symbol=False)}/"
+            f"{format_gigabytes(g.memory_total_bytes, '.0f', symbol=False)}G"
         )
         temp = format_temperature(g.temperature_c, symbol=False, unknown="?")
         if g.temperature_slowdown_c is not None:

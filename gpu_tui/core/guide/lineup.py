@@ -10,6 +10,7 @@ from gpu_tui.core.devices.catalog import CatalogEntry, DeviceFigures
 from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
 from gpu_tui.core.devices.sources import Source
+from gpu_tui.core.units import gigabyte_symbol
 
 _SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
 
@@ -56,6 +57,12 @@ COLUMNS: tuple[Column, ...] = (
     Column("vendor", "Vendor", False),
     Column("architecture", "Architecture", False),
 )
+"""The columns; ``header_labels`` gives what their headings read."""
+
+
+def header_labels() -> tuple[str, ...]:
+    """The columns' headings, the memory's in the size unit shown (``Mem GiB`` or ``Mem GB``)."""
+    return tuple(c.label.replace("GiB", gigabyte_symbol()) for c in COLUMNS)
 
 
 _CPU_VENDORS = {"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}
@@ -221,5 +228,5 @@ def bar_charts(rows: Iterable[LineupRow]) -> tuple[BarChart, ...]:
     return (
         chart("Memory bandwidth", "TB/s", [_bar(r, r.bandwidth_tbps) for r in rows]),
         chart("Dense BF16", "TFLOP/s", [bf16(r) for r in rows]),
-        chart("Memory", "GiB", [_bar(r, r.memory_gib) for r in rows]),
+        chart("Memory", gigabyte_symbol(), [_bar(r, r.memory_shown()) for r in rows]),
     )

@@ -13,7 +13,7 @@ from textual.timer import Timer
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
-from gpu_tui.core.units import format_binary_count
+from gpu_tui.core.units import format_binary_count, format_byte_tick
 from gpu_tui.ui.bench.plot_spec import PlotSpec
 
 MIN_REDRAW_SECONDS = 0.4
@@ -119,7 +119,8 @@ class BenchPlot(PlotextPlot, can_focus=True):
         if spec.ylog:
             plt.yscale("log")
         if spec.xticks:
-            plt.xticks(list(spec.xticks), [format_binary_count(x) for x in spec.xticks])
+            tick = format_byte_tick if spec.xbytes else format_binary_count
+            plt.xticks(list(spec.xticks), [tick(x) for x in spec.xticks])
         if len(set(xs)) > 1 and not spec.xlog:  # plotext 5.3 fails on xlim with a log axis
             plt.xlim(min(xs), max(xs))
         ys = [y for s in spec.series for y in s.ys if y > 0] + [y for y, _ in spec.hlines if y > 0]

@@ -6,9 +6,8 @@ from __future__ import annotations
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.bandwidth import SOURCE_URL
 from gpu_tui.core.comm.copies import COPIES, CopyMatrix, build_matrix, matrices
+from gpu_tui.core.units import byte_ticks
 from gpu_tui.ui.bench.plot_spec import PlotSpec, Series
-
-SIZE_TICKS = tuple(float(8 * 16**i) for i in range(8))  # 8 B, 128 B, 2 KiB, … 2 GiB
 
 
 def _lines(results: list[BenchResult], tag: str) -> list[Series]:
@@ -29,7 +28,7 @@ def comm(results: list[BenchResult], baseline: list[BenchResult]) -> PlotSpec:
     ranks = next((r.params.get("ranks") for r in results if r.benchmark == "comm"), None)
     peaks = {f"{r.device} link peak": r.peak for r in results if r.benchmark == "comm" and r.peak}
     shown = [x for s in series for x in s.xs]
-    ticks = tuple(t for t in SIZE_TICKS if shown and min(shown) <= t <= max(shown))
+    ticks = byte_ticks(min(shown), max(shown)) if shown else ()
     note = (
         f"busbw = algbw × the operation's factor, {ranks} ranks ({SOURCE_URL})"
         if ranks
@@ -47,6 +46,7 @@ def comm(results: list[BenchResult], baseline: list[BenchResult]) -> PlotSpec:
         hlines=tuple((v, k) for k, v in sorted(peaks.items()) if v is not None),
         note=note,
         xticks=ticks,
+        xbytes=True,
     )
 
 

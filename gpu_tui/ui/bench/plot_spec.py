@@ -31,6 +31,8 @@ class PlotSpec:
     bars: tuple[tuple[str, float], ...] = ()
     note: str = ""
     xticks: tuple[float, ...] = field(default=())
+    xbytes: bool = False
+    """The x axis is in bytes: its ticks read in the size unit shown, else as counts."""
 
     @property
     def has_data(self) -> bool:

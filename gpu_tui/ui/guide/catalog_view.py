@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -20,10 +21,11 @@ from gpu_tui.core.guide.lineup import (
     LineupRow,
     catalog_rows,
     filter_rows,
+    header_labels,
     local_rows,
     sort_rows,
 )
-from gpu_tui.core.units import format_rounded
+from gpu_tui.core.units import format_rounded, gigabyte_symbol
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.reading_box import ReadingBox
@@ -35,6 +37,11 @@ _BF16 = next(i for i, column in enumerate(COLUMNS) if column.attr == "bf16_tflop
 
 WEAK_MARK = "†"
 """Follows a figure only a secondary source states (the legend says so under the table)."""
+
+
+def _shown(row: LineupRow, attr: str) -> Any:
+    """A row's figure as shown: the memory in the size unit shown, the others as kept."""
+    return row.memory_shown() if attr == "memory_gib" else getattr(row, attr)
 
 
 def _cell(value: object, attr: str, weak: bool = False) -> str:
@@ -54,7 +61,7 @@ def describe(row: LineupRow) -> Text:
     missing = "unknown" if row.local else "n/p"
 
     def fig(attr: str, unit: str = "") -> str:
-        value = getattr(row, attr)
+        value = _shown(row, attr)
         if value is None:
             return missing
         text = str(value) if attr == "year" else format_rounded(float(value))
@@ -62,7 +69,11 @@ def describe(row: LineupRow) -> Text:
 
     head = Text(row.name, style="bold")
     facts = [row.vendor, row.architecture, *([fig("year")] if row.year else [])]
-    memory = fig("memory_gib", " GiB") if row.memory_gib is not None else f"memory {missing}"
+    memory = (
+        fig("memory_gib", f" {gigabyte_symbol()}")
+        if row.memory_gib is not None
+        else f"memory {missing}"
+    )
     if row.memory_type:
         memory += f" {row.memory_type}{WEAK_MARK if 'memory_type' in row.weak else ''}"
     bf16 = fig("bf16_tflops")
@@ -239,7 +250,7 @@ class CatalogView(Widget):
         accent, warning = variables["text-accent"], variables["text-warning"]
         table.clear(columns=True)
         cells = [
-            [_cell(getattr(row, col.attr), col.attr, col.attr in row.weak) for col in COLUMNS[1:]]
+            [_cell(_shown(row, col.attr), col.attr, col.attr in row.weak) for col in COLUMNS[1:]]
             for row in self.rows
         ]
         # A column with a marked figure keeps its digits in line: unmarked numbers leave room.
@@ -249,7 +260,8 @@ class CatalogView(Widget):
                     r[i] = r[i] if r[i].endswith(WEAK_MARK) else r[i] + " "
         arrow = " ▼" if self.descending else " ▲"
         headers = [
-            col.label + (arrow if i == self.sort_index else "") for i, col in enumerate(COLUMNS)
+            label + (arrow if i == self.sort_index else "")
+            for i, label in enumerate(header_labels())
         ]
         # DataTable ignores a cell's justify, so numbers are padded to line up on the right.
         widths = [
@@ -290,7 +302,7 @@ class CatalogView(Widget):
         local = sum(row.local for row in self.rows)
         table.border_title = (
             f"{len(self.rows) - local} of {len(self.catalog)} · ▶ this machine ({local})"
-            f" · sorted by {column.label}{' ▼' if self.descending else ' ▲'}"
+            f" · sorted by {header_labels()[self.sort_index]}{' ▼' if self.descending else ' ▲'}"
         )
         table.border_subtitle = f"{WEAK_MARK} secondary source · s sort · r reverse · / filter"
         # Moving to the row it was already on posts no RowHighlighted, so refresh the detail here.

@@ -19,7 +19,6 @@ GAP = "·"
 """Drawn where a reading was unknown, stale or lost: a visible hole, never a made-up value."""
 NOTHING_YET = " "
 """A graph cell from before the first reading."""
-_GIB = 1024**3
 
 
 def cells_text(*parts: tuple[str, Style]) -> Text:
@@ -164,10 +163,6 @@ def _column(eighths: int, solid: int, height: int) -> str:
         level = max(0, min(8, eighths - row * 8))
         cells.append(BAND if row < top and row * 8 >= solid else _LEVELS[level])
     return "".join(cells)
-
-
-def gib(value: Maybe[int]) -> str:
-    return "–" if isinstance(value, Unknown) else f"{value / _GIB:.1f}"
 
 
 def rate(value: Maybe[float]) -> str:

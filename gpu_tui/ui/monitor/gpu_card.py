@@ -13,12 +13,17 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import GpuSample
-from gpu_tui.core.units import format_reading, format_temperature, temperature_symbol
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_reading,
+    format_temperature,
+    gigabyte_symbol,
+    temperature_symbol,
+)
 from gpu_tui.ui.monitor.draw import (
     bar,
     cells_text,
     fraction,
-    gib,
     known_float,
     rate,
 )
@@ -246,7 +251,7 @@ class GpuCard(RowsWidget):
         line.append("  VRAM ", style=self._s("label")).append_text(
             self._bar(gpu.memory_used_bytes, used_high, 5)
         )
-        line.append(f"{gib(gpu.memory_used_bytes)}G")
+        line.append(f"{format_gigabytes(gpu.memory_used_bytes, symbol=False)}G")
         power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
         temp = format_temperature(gpu.temperature_c, symbol=False) + temperature_symbol()
         line.append(f"  {temp}  {power}")
@@ -268,7 +273,8 @@ class GpuCard(RowsWidget):
         rest = Text("  VRAM ", style=label)
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
         rest.append_text(self._bar(gpu.memory_used_bytes, used_high, 8))
-        rest.append(f" {gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)}G  ")
+        used = format_gigabytes(gpu.memory_used_bytes, symbol=False)
+        rest.append(f" {used}/{format_gigabytes(gpu.memory_total_bytes, symbol=False)}G  ")
         temp_high = self._high("temperature_c", gpu.temperature_slowdown_c)
         temp_share = fraction(known_float(gpu.temperature_c), 0.0, temp_high)
         rest.append(
@@ -323,10 +329,11 @@ class GpuCard(RowsWidget):
         memory row does not see inside them), else the instances the inventory named."""
         if gpu.mig_instances:
             shown = (
-                f"{m.profile} {gib(m.memory_used_bytes)}/{gib(m.memory_total_bytes)}"
+                f"{m.profile} {format_gigabytes(m.memory_used_bytes, symbol=False)}"
+                f"/{format_gigabytes(m.memory_total_bytes, symbol=False)}"
                 for m in gpu.mig_instances
             )
-            return "MIG GiB  " + ", ".join(shown)
+            return f"MIG {gigabyte_symbol()}  " + ", ".join(shown)
         return "MIG  " + ", ".join(self.mig) if self.mig else ""
 
     def _full(self, gpu: GpuSample, width: int, height: int) -> list[Text]:

@@ -11,8 +11,13 @@ from rich.text import Text
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.monitor.history import GpuHistory
 from gpu_tui.core.monitor.samples import GpuSample
-from gpu_tui.core.units import format_reading, format_temperature, temperature_symbol
-from gpu_tui.ui.monitor.draw import gib, rate
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_reading,
+    format_temperature,
+    temperature_symbol,
+)
+from gpu_tui.ui.monitor.draw import rate
 from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 
 
@@ -54,7 +59,9 @@ def readings(gpu: GpuSample) -> dict[str, str]:
     return {
         "util": format_reading(gpu.utilization_percent, "3.0f", "%"),
         "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
-        "vram": f"{gib(gpu.memory_used_bytes)}/{gib(gpu.memory_total_bytes)} GiB"
+        "vram": format_gigabytes(gpu.memory_used_bytes, symbol=False)
+        + "/"
+        + format_gigabytes(gpu.memory_total_bytes)
         + reserved_text(gpu.memory_reserved_bytes),
         "temp": temperature_against(gpu),
         "power": against(gpu.power_watts, gpu.power_limit_watts, " W"),
@@ -69,7 +76,7 @@ def reserved_text(reserved: Maybe[int]) -> str:
     when there is some: a driver without ``_v2`` memory counts it as used)."""
     if isinstance(reserved, Unknown) or reserved <= 0:
         return ""
-    return f", {gib(reserved)} driver-reserved"
+    return f", {format_gigabytes(reserved, symbol=False)} driver-reserved"
 
 
 def nvlink_text(gpu: GpuSample) -> str:

@@ -12,8 +12,8 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.monitor.history import History, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import Sample
-from gpu_tui.core.units import format_temperature
-from gpu_tui.ui.monitor.draw import bar, cells_text, gib, spark
+from gpu_tui.core.units import format_gigabytes, format_temperature, gigabyte_symbol
+from gpu_tui.ui.monitor.draw import bar, cells_text, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 from gpu_tui.ui.monitor.rows import RowsWidget
 
@@ -116,8 +116,8 @@ class HostPanel(RowsWidget):
         lines.extend(self._cores(cpu.per_core_percent, width, wide))
         used, total = memory.used_bytes, memory.total_bytes
         swap_used, swap_total = memory.swap_used_bytes, memory.swap_total_bytes
-        mem_end = f"{gib(used)}/{gib(total)} GiB"
-        swap_end = f"{gib(swap_used)}/{gib(swap_total)} GiB"
+        mem_end = f"{format_gigabytes(used, symbol=False)}/{format_gigabytes(total)}"
+        swap_end = f"{format_gigabytes(swap_used, symbol=False)}/{format_gigabytes(swap_total)}"
         if not swap_total:
             line = self._meter("RAM", used, history.memory_used_bytes, width - 10, mem_end)
             lines.append(line.append("  no swap", style=self.part("label")))
@@ -145,7 +145,7 @@ class HostPanel(RowsWidget):
             return meters
         cpu_rows = max(2, spare * 3 // 5)
         memory = history.memory_used_bytes
-        top = gib(int(memory.high)) if memory.high else "?"
+        top = format_gigabytes(int(memory.high), symbol=False) if memory.high else "?"
         assert self.sample is not None
         self._readings_in_graph = True
         return [
@@ -160,7 +160,7 @@ class HostPanel(RowsWidget):
             ),
             *meters,
             *graph_block(
-                f"RAM used, GiB of {top}",
+                f"RAM used, {gigabyte_symbol()} of {top}",
                 memory,
                 (width, spare - cpu_rows),
                 (top, "", "0"),
