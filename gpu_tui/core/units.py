@@ -145,7 +145,8 @@ def format_bytes(value: int | float) -> str:
     step = 1000 if _size_unit == "decimal" else 1024
     units = ("B", *(_byte_unit(prefix) for prefix, _ in reversed(_byte_prefixes())))
     for unit in units:
-        if abs(size) < step or unit == units[-1]:
+        # judged as written: 1,048,575 bytes read "1.0 MiB", never "1024.0 KiB"
+        if round(abs(size), 0 if unit == "B" else 1) < step or unit == units[-1]:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= step
     raise AssertionError("unreachable")

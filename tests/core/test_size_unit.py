@@ -48,6 +48,7 @@ def test_binary_is_the_default_and_reads_as_before() -> None:
         (1000, "1.0 kB"),
         (999 * 10**6, "999.0 MB"),  # a unit from one of it up: 999 MB stays MB …
         (10**9, "1.0 GB"),  # … and 1000 MB is 1.0 GB
+        (10**9 - 1, "1.0 GB"),  # as written: "1000.0 MB" would read as the wrong unit
         (34359738368, "34.4 GB"),  # 32 GiB
         (5 * 10**12, "5.0 TB"),
         (10**16, "10000.0 TB"),  # the largest unit takes everything above it

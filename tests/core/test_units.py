@@ -103,7 +103,14 @@ def test_format_reading_says_unknown_with_a_marker_of_the_callers_choice() -> No
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0, "0 B"), (512, "512 B"), (1536, "1.5 KiB"), (32 << 30, "32.0 GiB"), (3 << 40, "3.0 TiB")],
+    [
+        (0, "0 B"),
+        (512, "512 B"),
+        (1536, "1.5 KiB"),
+        ((1 << 20) - 1, "1.0 MiB"),  # rounds up to the next unit, never "1024.0 KiB"
+        (32 << 30, "32.0 GiB"),
+        (3 << 40, "3.0 TiB"),
+    ],
 )
 def test_format_bytes_has_one_decimal_and_a_spaced_unit(value: int, text: str) -> None:
     assert units.format_bytes(value) == text
