@@ -16,6 +16,7 @@ from gpu_tui.ui.fleet_node import FleetNodeView, HistoryGraph
 from gpu_tui.ui.fleet_pane import CPU_SHARE, REFRESH_SECONDS, FleetPane
 from tests.fleet.fake_fleet import fleet_snapshot
 from tests.fleet.fake_history import FakeFleet
+from tests.polling import until
 from tests.ui.conftest import fixed_inventory
 
 
@@ -246,3 +247,29 @@ async def test_a_fleet_that_costs_much_to_read_is_read_less_often() -> None:
         pane.cpu_clock = lambda: 0.0
         pane._costs = [0.01]
         assert pane.refresh_seconds == REFRESH_SECONDS
+
+
+@pytest.mark.parametrize("before", ["guide", "bench"])
+async def test_without_a_server_keys_stay_in_the_fleet_pane(before: str) -> None:
+    """Nothing in the pane takes the keyboard: a key must not reach the pane left behind."""
+    from gpu_tui.ui.bench_pane import BenchPane
+    from gpu_tui.ui.guide.catalog_view import CatalogView
+
+    app = make_app(AppConfig(pane=before, discover=fixed_inventory, host="test-host"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if before == "guide":
+            await until(pilot, lambda: bool(app.query(CatalogView)), "the catalog")
+            catalog = app.query_one(CatalogView)
+            order = (catalog.sort_index, catalog.descending)
+        await pilot.press("6")
+        await pilot.pause()
+        assert app.query_one(FleetPane).display
+        assert app.focused is None or app.query_one(FleetPane) in app.focused.ancestors
+        await pilot.press("s", "r", "a", "m", "d", "enter")
+        await pilot.pause()
+        if before == "guide":
+            assert (catalog.sort_index, catalog.descending) == order
+            assert catalog.query_text == ""
+        else:
+            assert app.query_one(BenchPane).runner is None  # `r` started no run out of sight
