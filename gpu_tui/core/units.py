@@ -413,9 +413,10 @@ def format_time_long(seconds: float) -> str:
 
 
 def format_seconds_and_long(seconds: float) -> str:
-    """:func:`format_seconds_precise`, with :func:`format_time_long` beside it once that is in
-    a larger unit: ``90 s``, ``7,200 s (2 h)``."""
-    text = format_seconds_precise(seconds)
+    """A result in seconds to four figures (whole from 10,000), with :func:`format_time_long`
+    beside it once that is in a larger unit: ``90 s``, ``70.94 s``, ``9,160 s (2.54 h)``."""
+    figures = f"{seconds:,.0f}" if abs(seconds) >= 10_000 else f"{seconds:,.4g}"
+    text = f"{figures} s"
     return f"{text} ({format_time_long(seconds)})" if seconds >= 120 else text
 
 

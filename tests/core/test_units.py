@@ -238,6 +238,9 @@ def test_rates_clocks_and_times(function: object, value: float, text: str) -> No
         (units.format_seconds_and_long, 90, "90 s"),
         (units.format_seconds_and_long, 119.5, "119.5 s"),
         (units.format_seconds_and_long, 7200, "7,200 s (2 h)"),
+        (units.format_seconds_and_long, 70.9375, "70.94 s"),  # four figures, not six
+        (units.format_seconds_and_long, 9160.05, "9,160 s (2.54 h)"),
+        (units.format_seconds_and_long, 20_000.4, "20,000 s (5.56 h)"),  # never 2e+04
         (units.format_seconds_and_long, 1.5e6, "1,500,000 s (17.4 d)"),
     ],
 )

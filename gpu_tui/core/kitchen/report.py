@@ -66,6 +66,8 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
 def _value(key: str, value: object) -> str:
     unit = SPECS[key].unit
     shown = format_precise(float(value)) if isinstance(value, (int, float)) else str(value)
+    if shown == "1" and unit.isalpha() and unit.endswith("s") and len(unit) > 1:
+        unit = unit[:-1]  # "1 task", "1 unit" (a symbol such as "s" stays)
     return f"{shown} {unit}".rstrip()
 
 
