@@ -84,6 +84,10 @@ class GpuTuiApp(App[int]):
         Binding(
             "q", "quit", "Quit", priority=True, tooltip="a run stops; what it measured is kept"
         ),
+        # j/k move as ↓/↑ in any list, table or text box, as in htop, btop and nvitop (a field
+        # being edited takes them as text first: the focused widget sees a key before the app)
+        Binding("j", "move('down')", "Down", show=False),
+        Binding("k", "move('up')", "Up", show=False),
         # F1 is help in htop, btop and nvtop
         Binding("f1", "toggle_keys", "Keys", show=False, priority=True),
         # Ctrl-C quits, as in every terminal monitor (Textual's default only says "press ^q")
@@ -323,6 +327,15 @@ class GpuTuiApp(App[int]):
         self.home.query_one("#tabs", Tabs).active = f"tab-{name}"
         pane = await self.activate(name)
         pane.focus()
+
+    def action_move(self, direction: str) -> None:
+        """j or k: what ↓ or ↑ does in the focused widget (its cursor, else its scroll)."""
+        widget = self.focused
+        move = getattr(widget, f"action_cursor_{direction}", None) or getattr(
+            widget, f"action_scroll_{direction}", None
+        )
+        if callable(move):
+            move()
 
     def action_toggle_keys(self) -> None:
         # Imported on first use, as the palette is: the ? screen is not part of start-up.

@@ -41,7 +41,7 @@ class KeySection:
 FIELDS = KeySection(
     "Text fields",
     (
-        KeyRow("enter", "Edit", "a click, or a letter no key uses, too"),
+        KeyRow("enter", "Edit", "as a click does, or typing a letter that is no key"),
         KeyRow("esc", "Leave the field"),
         KeyRow("enter", "Done", "when editing"),
         KeyRow("", "Until a field is edited, every key listed here works in it."),
@@ -51,7 +51,7 @@ FIELDS = KeySection(
 LISTS = KeySection(
     "Lists and tables",
     (
-        KeyRow("↑ ↓", "Move"),
+        KeyRow("↑ ↓ k j", "Move", "up, down"),
         KeyRow("pgup pgdn", "A page up, down"),
         KeyRow("tab", "Next area", "shift+tab: back"),
         KeyRow("enter", "Choose"),
@@ -88,7 +88,11 @@ def _place(node: DOMNode, screen: Screen[object]) -> str:
 
 def everywhere(app: App[object]) -> KeySection:
     """The app's own keys (they work from every pane, form and dialog) and the palette."""
-    rows = [_row(app, b) for b in type(app).BINDINGS if isinstance(b, Binding)]
+    rows = [
+        _row(app, b)
+        for b in type(app).BINDINGS
+        if isinstance(b, Binding) and not b.action.startswith("move(")  # j/k: under LISTS
+    ]
     rows.append(
         KeyRow(
             app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, "")),

@@ -345,3 +345,33 @@ async def test_question_mark_lists_every_key_with_words(
         await pilot.press("3")  # a pane key closes it and shows the pane
         assert not isinstance(app.screen, KeysScreen)
         assert shown(app) == "kitchen"
+
+
+async def test_j_and_k_move_through_lists_and_tables_as_down_and_up(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    from textual.widgets import OptionList
+
+    app = app_factory(pane="specs")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        devices = app.query_one("#spec-devices", OptionList)
+        assert app.focused is devices
+        await pilot.press("j", "j")
+        assert devices.highlighted == 2
+        await pilot.press("k", "k")
+        assert devices.highlighted == 0
+        await pilot.press("enter")  # into the CPU's fields
+        table = app.query_one("#spec-table", DataTable)
+        assert app.focused is table
+        await pilot.press("j", "j", "j")
+        assert table.cursor_row == 3
+        await pilot.press("k")
+        assert table.cursor_row == 2
+        await pilot.press("5")  # the Guide's catalog
+        await until(pilot, lambda: isinstance(app.focused, DataTable), "the catalog", timeout=10)
+        catalog = app.focused
+        assert isinstance(catalog, DataTable)
+        start = catalog.cursor_row
+        await pilot.press("j", "j")
+        assert catalog.cursor_row == start + 2
