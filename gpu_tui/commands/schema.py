@@ -11,7 +11,7 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.json_schemas import NAMES, schema
 
 NAME = "schema"
-HELP = "print the JSON Schema of a --json output (info, watch, check, bench, kitchen, guide, fleet)"
+HELP = f"print the JSON Schema of a --json output ({', '.join(NAMES)})"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

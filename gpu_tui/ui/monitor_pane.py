@@ -66,7 +66,7 @@ class MonitorPane(Pane, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "pause", "Pause", tooltip="stop / resume the readings"),
-        Binding("s", "sort", "Sort", tooltip="processes by VRAM, SM %, PID or GPU"),
+        Binding("s", "sort", "Sort", tooltip="processes by VRAM, SM %, CPU %, PID or GPU"),
         Binding(
             "minus",
             "faster",

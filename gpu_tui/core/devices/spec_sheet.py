@@ -45,6 +45,16 @@ def _read_through(gpu: Accelerator) -> str:
     return f"read through {_BACKENDS.get(gpu.backend, gpu.backend)}"
 
 
+_ACRONYMS = {"cuda": "CUDA", "nvml": "NVML"}
+
+
+def _detail_label(key: str) -> str:
+    """``cuda_driver_version`` → ``CUDA driver version`` (acronyms stay capitals)."""
+    words = key.split("_")
+    first = _ACRONYMS.get(words[0], words[0].capitalize())
+    return " ".join([first, *(_ACRONYMS.get(word, word) for word in words[1:])])
+
+
 def cpu_section(cpu: CpuInfo) -> SpecSection:
     """The CPU's rows."""
     cores = f"{cpu.physical_cores} physical / {cpu.logical_cores} logical"
@@ -234,7 +244,7 @@ def backend_section(status: BackendStatus) -> SpecSection:
     if status.fix:
         rows.append(SpecRow(f"backend.{status.name}", "Fix", status.fix))
     rows.extend(
-        SpecRow(f"backend.{status.name}", key.replace("_", " ").capitalize(), value)
+        SpecRow(f"backend.{status.name}", _detail_label(key), value)
         for key, value in status.details.items()
     )
     return SpecSection(label, tuple(rows), problem=not status.available)
