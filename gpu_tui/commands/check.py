@@ -9,6 +9,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from gpu_tui.commands.terminal_text import fit_to_terminal
 from gpu_tui.core.check.findings import OK, VERDICTS, Finding, Report, same_on_several_gpus
 from gpu_tui.core.check.health_sheet import count_words, verdict_words
 
@@ -116,5 +117,5 @@ def run(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("\n".join(report_lines(report, every=args.all)) + "\n")
+        sys.stdout.write(fit_to_terminal("\n".join(report_lines(report, every=args.all))) + "\n")
     return report.exit_status

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
+from gpu_tui.commands.terminal_text import fit_to_terminal
 from gpu_tui.core.errors import UsageError
 
 T = TypeVar("T")
@@ -159,7 +160,11 @@ def _run_fit(args: argparse.Namespace) -> int:
     # the text ends with the answer for this machine.
     local = fit.machine_targets(discover(demo=args.demo))
     result = fit.with_targets(result, local + fit.catalog_targets())
-    print(_strict_json(fit_json(result)) if args.json else "\n".join(fit_lines(result)))
+    print(
+        _strict_json(fit_json(result))
+        if args.json
+        else fit_to_terminal("\n".join(fit_lines(result)))
+    )
     return 0
 
 
@@ -189,7 +194,11 @@ def _run_cost(args: argparse.Namespace) -> int:
     report = cost.cost_report(
         inputs, prices, utilizations, args.measured_tflops, args.measured_source
     )
-    print(_strict_json(cost_json(report)) if args.json else "\n".join(cost_lines(report)))
+    print(
+        _strict_json(cost_json(report))
+        if args.json
+        else fit_to_terminal("\n".join(cost_lines(report)))
+    )
     return 0
 
 

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from gpu_tui.commands.terminal_text import fit_to_terminal
 from gpu_tui.core.errors import UsageError
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             width = max(len(name) for name in SCENARIOS)
             for s in SCENARIOS.values():
-                print(f"{s.name:<{width}}  {s.title} - {s.caption}")
+                print(fit_to_terminal(f"{s.name:<{width}}  {s.title} - {s.caption}"))
         return 0
     if not args.scenario:
         raise UsageError("kitchen needs --scenario NAME or --list")
@@ -77,5 +78,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False))
     else:
-        print(render_text(report))
+        print(fit_to_terminal(render_text(report)))
     return 0

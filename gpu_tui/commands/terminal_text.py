@@ -1,0 +1,54 @@
+"""Text output fitted to the terminal: a line wider than it wraps at a space, and its next lines
+start under the line's last column (a table row's note wraps under the note, a paragraph under
+its own indent), so nothing a command prints runs past the right edge of an 80-column terminal.
+
+Output to a pipe or a file is left as it is (a script reads whole lines), unless ``COLUMNS``
+says how wide to make it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import textwrap
+
+_COLUMN = re.compile(r"\S {2,}(?=\S)")
+"""A column boundary: two spaces or more between words."""
+NARROWEST = 40
+"""Below this the terminal is too narrow to fit anything to: lines are left whole."""
+
+
+def terminal_width() -> int | None:
+    """The terminal's width (or ``COLUMNS``); None for a pipe or a file without it."""
+    if not sys.stdout.isatty() and not os.environ.get("COLUMNS"):
+        return None
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def fit_line(line: str, width: int) -> str:
+    """``line`` wrapped at ``width``, later lines under its last column that starts before the
+    edge (or under its own indent when that column would leave too little room)."""
+    if len(line) <= width or width < NARROWEST:
+        return line
+    indent = len(line) - len(line.lstrip(" "))
+    starts = [m.end() for m in _COLUMN.finditer(line) if m.end() < width]
+    hang = starts[-1] if starts and starts[-1] <= width - 20 else indent
+    return "\n".join(
+        textwrap.wrap(
+            line,
+            width=width,
+            subsequent_indent=" " * hang,
+            break_long_words=False,  # a URL or a path stays whole, past the edge if it must
+            break_on_hyphens=False,
+        )
+        or [line]
+    )
+
+
+def fit_to_terminal(text: str, width: int | None = None) -> str:
+    """Every line of ``text`` fitted to ``width`` (the terminal's, by default)."""
+    width = terminal_width() if width is None else width
+    if width is None:
+        return text
+    return "\n".join(fit_line(line, width) for line in text.split("\n"))

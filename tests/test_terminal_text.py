@@ -1,0 +1,65 @@
+"""Text output fitted to an 80-column terminal: wrapped at spaces, later lines under the last
+column, nothing changed for a pipe, and the real commands within the width."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gpu_tui.commands.terminal_text import fit_line, fit_to_terminal
+
+
+def test_a_table_row_wraps_under_its_last_column() -> None:
+    row = "  speed-up      0.207×  chef (1 CPU core) ÷ brigade (1 GPU): " + "the chef wins " * 4
+    lines = fit_line(row, 60).split("\n")
+    assert len(lines) > 1
+    assert all(len(line) <= 60 for line in lines)
+    note = row.index("chef (1")
+    assert all(line.startswith(" " * note) and line[note] != " " for line in lines[1:])
+    assert " ".join(lines).split() == row.split()  # no word lost
+
+
+def test_a_paragraph_wraps_under_its_own_indent_and_a_url_stays_whole() -> None:
+    url = "https://example.com/" + "a" * 90
+    text = fit_to_terminal(f"  See {url} for the whole story of it", 50)
+    assert url in text.split("\n")[1]  # moved to a line of its own, never cut
+    assert text.split("\n")[0] == "  See"
+    assert fit_line("short", 50) == "short"
+
+
+def test_a_pipe_gets_every_line_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    long = "word " * 40
+    assert fit_to_terminal(long) == long  # stdout under pytest is not a terminal
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("kitchen", "--list"),
+        ("kitchen", "--scenario", "complex-recipe"),
+        ("guide", "--fit", "llama-3.1-8b"),
+        ("guide", "--cost"),
+        ("check", "--demo"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_text_commands_fit_80_columns(args: tuple[str, ...]) -> None:
+    env = {**os.environ, "COLUMNS": "80"}
+    result = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode in (0, 1), result.stderr  # check exits 1 on a failed check
+    lines = result.stdout.splitlines()
+    assert len(lines) > 3
+    too_wide = [line for line in lines if len(line) > 80 and " " in line.strip()]
+    assert too_wide == []  # only a single word (a URL) may run past the edge
