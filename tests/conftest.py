@@ -26,6 +26,13 @@ def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text output as a pipe gets it, whoever runs the suite: pytest-xdist's workers inherit
+    COLUMNS=80, which the commands would wrap to (a test that wants a width sets it)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 SimulatedNvml = Callable[..., SimulatedLibrary]
 
 
