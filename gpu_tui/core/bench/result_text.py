@@ -60,8 +60,8 @@ def size_of(result: BenchResult) -> str:
 
 
 GPU_ADDS = (
-    "No GPU here: the CPU side of every comparison is shown. A GPU would add GEMM per dtype "
-    "against its peak, host↔device copies, the crossover point and the Linear speedup."
+    "torch sees no GPU here: the CPU side of every comparison is shown. A GPU would add GEMM per "
+    "dtype against its peak, host↔device copies, the crossover point and the Linear speedup."
 )
 
 

@@ -61,9 +61,9 @@ def _onions(params: KitchenParams) -> RealCheck:
             "outweighs the whole job."
         ),
         without_gpu=(
-            "No GPU here: on one, the GPU rows time the sum with the data on it (a launch of "
-            f"~{LAUNCH_US} µs and a sync at least) and end to end (+ the PCIe copy); for 10,000 "
-            "numbers both lose to this CPU."
+            "torch sees no GPU here: on one, the GPU rows time the sum with the data on it (a "
+            f"launch of ~{LAUNCH_US} µs and a sync at least) and end to end (+ the PCIe copy); "
+            "for 10,000 numbers both lose to this CPU."
         ),
     )
 
@@ -82,7 +82,8 @@ def _complex(_: KitchenParams) -> RealCheck:
             "a time."
         ),
         without_gpu=(
-            "No GPU here: on one, the CPU wins the small sizes and the GPU the large ones."
+            "torch sees no GPU here: on one, the CPU wins the small sizes and the GPU the large "
+            "ones."
         ),
     )
 
@@ -98,7 +99,9 @@ def _pantry(_: KitchenParams) -> RealCheck:
             "edge is its bandwidth (H100 ~7× an EPYC 9654), not its lane count; breaks: caches "
             "serve small arrays far faster than this streaming rate."
         ),
-        without_gpu=("No GPU here: a GPU column would give its rate (H100 HBM3: 3.35 TB/s peak)."),
+        without_gpu=(
+            "torch sees no GPU here: a GPU column would give its rate (H100 HBM3: 3.35 TB/s peak)."
+        ),
     )
 
 
@@ -115,9 +118,9 @@ def _hallway(scenario: str) -> RealCheck:
             "NVLink or InfiniBand."
         ),
         without_gpu=(
-            "No GPU here: the hallway is Gloo between two CPU processes; with two or more "
-            "GPUs, gpu-tui bench --suite comm --device cuda times the same all-reduce with NCCL "
-            "over NVLink or PCIe."
+            "torch sees no GPU here: the hallway is Gloo between two CPU processes; with two or "
+            "more GPUs, gpu-tui bench --suite comm --device cuda times the same all-reduce with "
+            "NCCL over NVLink or PCIe."
         ),
         suite="comm",
     )

@@ -56,7 +56,7 @@ def test_every_scenario_maps_to_a_benchmark_with_one_sentence_on_the_analogy(
     assert check.analogy.startswith("Holds: ")
     assert "; breaks: " in check.analogy
     assert check.analogy.count(". ") == 0  # one sentence
-    assert check.without_gpu.startswith("No GPU here")
+    assert check.without_gpu.startswith("torch sees no GPU here")
     plan = real_plan(check)
     if check.suite == "comm":  # the hallways: an all-reduce between torchrun's ranks
         assert plan["suite"] == "comm"
