@@ -22,6 +22,7 @@ from gpu_tui.ui.guide.fit_view import FitView
 from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import GuideBars
+from tests.polling import until
 
 SIZE = (80, 24)
 
@@ -418,3 +419,19 @@ async def test_a_cpu_only_run_prices_nothing(app_factory: Callable[..., GpuTuiAp
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.query_one("#cost-tflops", Input).value == ""
+
+
+async def test_at_80x24_the_catalog_says_which_columns_are_left_out_and_where_they_are(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: bool(app.query(CatalogView)), "the catalog")
+        view = app.query_one(CatalogView)
+        table = view.query_one(DataTable)
+        await until(pilot, lambda: table.row_count > 0, "the catalog's rows")
+        left_out = [c.label for i, c in enumerate(COLUMNS) if i not in view.shown_columns]
+        assert left_out, "80 columns hold only some of the catalog's columns"
+        subtitle = str(table.border_subtitle)
+        assert all(label in subtitle for label in left_out) or "more columns below" in subtitle
+        assert len(subtitle) <= table.size.width - 4  # the hint itself is never cut

@@ -304,9 +304,25 @@ class CatalogView(Widget):
             f"{len(self.rows) - local} of {len(self.catalog)} · ▶ this machine ({local})"
             f" · sorted by {header_labels()[self.sort_index]}{' ▼' if self.descending else ' ▲'}"
         )
-        table.border_subtitle = f"{WEAK_MARK} secondary source · s sort · r reverse · / filter"
+        table.border_subtitle = _subtitle(
+            [headers[i] for i in range(len(headers)) if i not in self.shown_columns],
+            table.size.width - 4,
+        )
         # Moving to the row it was already on posts no RowHighlighted, so refresh the detail here.
         cursor = table.cursor_row
         detail = describe(self.rows[cursor]) if 0 <= cursor < len(self.rows) else ""
         self.show_detail(detail)
         self.post_message(self.Shown(self.rows))
+
+
+def _subtitle(hidden: list[str], room: int) -> str:
+    """The table's keys, and which columns did not fit: they are in the detail box below, and
+    sorting by one shows it."""
+    keys = f"{WEAK_MARK} secondary source · s sort · r reverse · / filter"
+    if not hidden:
+        return keys
+    for told in (f"{', '.join(hidden)}: below", f"{len(hidden)} more columns below"):
+        text = f"{WEAK_MARK} secondary source · s sort · r reverse · {told}"
+        if len(text) <= room:
+            return text
+    return f"{WEAK_MARK} secondary source · {len(hidden)} more columns below"
