@@ -15,7 +15,16 @@ from gpu_tui.commands.check import report_json, report_lines
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.check.active import active_findings
-from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, Report, gpu_list
+from gpu_tui.core.check.findings import (
+    FAIL,
+    OK,
+    SKIP,
+    WARN,
+    Finding,
+    Report,
+    gpu_list,
+    same_on_several_gpus,
+)
 from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.check.nvml_health import Fabric
 from gpu_tui.core.check.run import run_check
@@ -378,3 +387,19 @@ def test_the_same_finding_on_several_gpus_is_one_line_naming_them(
     assert len(fabric) == 1
     assert fabric[0].startswith("FAIL gpu0-7 fabric: not started")
     assert [gpu_list(gpus) for gpus in ([1, 4], [0, 1, 2, 5], [3])] == ["1,4", "0-2,5", "3"]
+
+
+def test_the_lines_of_one_check_stay_together_when_their_readings_differ() -> None:
+    findings = [
+        Finding("temperature", OK, "63 °C", gpu=0),
+        Finding("pcie-link", OK, "Gen5 x16", gpu=0),
+        Finding("temperature", OK, "70 °C", gpu=1),
+        Finding("pcie-link", OK, "Gen5 x16", gpu=1),
+        Finding("temperature", OK, "63 °C", gpu=2),
+    ]
+    grouped = [(f.check, f.reading, gpus) for f, gpus in same_on_several_gpus(findings)]
+    assert grouped == [
+        ("temperature", "63 °C", [0, 2]),
+        ("temperature", "70 °C", [1]),
+        ("pcie-link", "Gen5 x16", [0, 1]),
+    ]

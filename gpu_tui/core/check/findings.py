@@ -79,9 +79,12 @@ def gpu_list(gpus: Sequence[int]) -> str:
 
 def same_on_several_gpus(findings: Iterable[Finding]) -> list[tuple[Finding, list[int]]]:
     """The findings with those that say the same thing on several GPUs as one, with the GPUs
-    (a fabric manager that is down shows on all eight: one line, not eight), in order."""
+    (a fabric manager that is down shows on all eight: one line, not eight), in order, and the
+    lines of one check together (gpu0,3,6 temperature beside gpu1,4,7 temperature)."""
     groups: dict[tuple[object, ...], tuple[Finding, list[int]]] = {}
+    first_of_check: dict[str, int] = {}
     for finding in findings:
+        first_of_check.setdefault(finding.check, len(first_of_check))
         if finding.gpu is None:
             groups[("host", len(groups))] = (finding, [])
             continue
@@ -95,7 +98,7 @@ def same_on_several_gpus(findings: Iterable[Finding]) -> list[tuple[Finding, lis
         )
         _, gpus = groups.setdefault(key, (finding, []))
         gpus.append(finding.gpu)
-    return list(groups.values())
+    return sorted(groups.values(), key=lambda group: first_of_check[group[0].check])
 
 
 @dataclass(frozen=True)
