@@ -135,8 +135,15 @@ def needs_commands(argv: list[str]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run gpu-tui; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(with_commands=needs_commands(argv))
-    args = parser.parse_args(argv)
+    with_commands = needs_commands(argv)
+    parser = build_parser(with_commands=with_commands)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not with_commands and not extra[0].startswith("-"):  # a word where a command goes
+            from gpu_tui.commands import COMMAND_NAMES
+
+            parser.error(f"unknown command {extra[0]!r} (one of: {', '.join(COMMAND_NAMES)})")
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if getattr(args, "command", None) is None:
             if args.print_config:

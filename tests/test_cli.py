@@ -96,3 +96,12 @@ def test_help_documents_every_subcommand() -> None:
     assert result.returncode == 0
     for word in ("info", "--demo", "--pane", "--refresh"):
         assert word in result.stdout
+
+
+def test_an_unknown_command_is_named_as_one_with_the_commands_there_are() -> None:
+    result = gpu_tui("nosuchcmd")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "unknown command 'nosuchcmd'" in line
+    assert "info, watch" in line
