@@ -88,10 +88,14 @@ def ticked(
 
     async def before(pilot: Pilot[Any]) -> None:
         pane = pilot.app.query_one(MonitorPane)
-        # The CPU is sampled from the first tick, the GPUs once NVML has opened: wait for both,
-        # so the hand-made ticks below all carry the GPUs.
-        ready = lambda: pane.sources is not None and pane.redraws > 0  # noqa: E731
-        await until(pilot, ready, "the first tick drawn and the GPUs opened")
+        # The CPU is sampled from the first tick, the GPUs once NVML has opened, in a race: the
+        # host holds the first tick's reading (``monitor``) until NVML has answered, so the
+        # sampler's own tick, and every hand-made one below, carries the GPUs on every run.
+        await until(pilot, lambda: pane.sources is not None, "NVML opened")
+        host_reader = pane.config.host_reader
+        assert isinstance(host_reader, ScriptedHost)
+        host_reader.first_read.set()
+        await until(pilot, lambda: pane.redraws > 0, "the first tick drawn")
 
         # The pane's keys reach it once it has the focus (given after the first refresh).
         def focused() -> bool:
@@ -129,6 +133,7 @@ def monitor(
 ) -> GpuTuiApp:
     app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=NEVER)
     host = host or ScriptedHost()
+    host.first_read.clear()  # let through by ``ticked`` once NVML has opened
     app.config = replace(app.config, host_reader=host)  # before the pane is built
     return app
 
