@@ -1,5 +1,7 @@
-"""The footer: the pane's keys first, then ``?`` and ``q``; a key that does not fit whole is left
-out (the ``?`` screen lists it), so no label is ever cut and ``?`` and ``q`` always show."""
+"""The footer: the pane's keys first, then ``?`` and ``q``. When the keys do not all fit, the footer
+first closes up the space between them, then leaves out the palette's key (Ctrl+P still opens it,
+and the ``?`` screen lists it), and only then leaves out whole keys, from the first that does not
+fit (the ``?`` screen lists them): no label is ever cut and ``?`` and ``q`` always show."""
 
 from __future__ import annotations
 
@@ -33,6 +35,11 @@ class KeysFooter(Footer):
     """Textual's footer, fitted to its width once laid out (and again on every resize)."""
 
     def compose(self) -> ComposeResult:
+        # Other keys (another pane's) may fit in the roomy layout: start from it every time.
+        self.set_reactive(Footer.compact, False)
+        self.set_class(False, "-compact", update=False)
+        self._roomy_width: int | None = None
+        """The keys' width in the roomy layout, once the footer has closed up."""
         yield from super().compose()
         self.call_after_refresh(self.fit)
 
@@ -40,23 +47,39 @@ class KeysFooter(Footer):
         self.call_after_refresh(self.recompose)
 
     def fit(self, tries: int = 10) -> None:
-        """Hide, from the first that does not fit, the pane's keys that would be cut."""
+        """Close up, then hide the palette's key, then the pane's keys that would be cut."""
         if not self.is_attached:
             return
         if any(not child.outer_size.width for child in self.children) and tries:
             self.call_after_refresh(self.fit, tries - 1)  # not laid out yet
             return
         kept: list[Widget] = []
+        palette: list[Widget] = []
         pane: list[list[Widget]] = []
         for unit in units(list(self.children)):
             first = unit[0]
-            if first.has_class("-command-palette") or (
-                isinstance(first, FooterKey) and first.key in EVERYWHERE
-            ):
+            if first.has_class("-command-palette"):
+                palette.extend(unit)
+            elif isinstance(first, FooterKey) and first.key in EVERYWHERE:
                 kept.extend(unit)
             else:
                 pane.append(unit)
+        needed = sum(width(widget) for unit in pane for widget in unit)
         room = self.size.width - sum(map(width, kept))
+        total = sum(map(width, self.children))
+        if needed > room - sum(map(width, palette)) and not self.compact and tries:
+            self._roomy_width = total
+            self.compact = True
+            self.call_after_refresh(self.fit, tries - 1)
+            return
+        if self.compact and self._roomy_width is not None and total >= self._roomy_width and tries:
+            self.call_after_refresh(self.fit, tries - 1)  # not laid out closed up yet
+            return
+        if needed <= room - sum(map(width, palette)):
+            room -= sum(map(width, palette))
+        else:
+            for widget in palette:
+                widget.display = False
         used, fits = 0, True
         for unit in pane:
             used += sum(map(width, unit))

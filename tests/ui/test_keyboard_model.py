@@ -276,13 +276,14 @@ async def test_the_palette_finds_panes_scenarios_and_actions_by_name(
 
 MAIN_KEYS = {
     "specs": [],
-    "monitor": ["p", "s", "minus", "plus"],
+    "monitor": ["p", "s", "minus", "plus", "z", "slash", "t", "K"],
     "kitchen": ["space", "s", "left", "right"],
-    "bench": ["r", "escape", "p", "c", "x"],
+    "bench": ["r", "escape", "p", "c", "x", "o", "t"],
     "guide": ["slash", "s", "r", "left_square_bracket", "right_square_bracket"],
     "fleet": [],  # no keys of its own until a Prometheus server is given (tests/ui/test_fleet_pane)
 }
-"""What each pane needs most: its footer shows these at 80×24."""
+"""What each pane needs most: its footer shows these at 80×24 (closed up, without the palette's
+key, where that is what it takes)."""
 
 
 def whole_keys(app: GpuTuiApp) -> list[str]:
@@ -291,6 +292,8 @@ def whole_keys(app: GpuTuiApp) -> list[str]:
     palette = next((k for k in footer.query(FooterKey) if k.has_class("-command-palette")), None)
     if palette is None:  # not composed yet
         return []
+    # Left out to make room for the pane's keys (Ctrl+P still opens the palette).
+    edge = palette.region.x if palette.display else footer.region.right
     return [
         key.key
         for key in footer.query(FooterKey)
@@ -299,7 +302,7 @@ def whole_keys(app: GpuTuiApp) -> list[str]:
         and key.parent is not None
         and key.parent.display  # type: ignore[attr-defined]
         and key.region.width
-        and key.region.right <= palette.region.x
+        and key.region.right <= edge
     ]
 
 
@@ -314,6 +317,21 @@ async def test_the_footer_at_80x24_keeps_the_pane_keys_and_help_whole(
         assert [k for k in MAIN_KEYS[pane] if k not in keys] == []
         assert keys[-2:] == ["question_mark", "q"]  # last, and never cut
         assert not any(key in keys for key in ("1", "2", "3", "4", "5"))  # the tab bar has them
+
+
+async def test_the_footer_closes_up_only_where_the_keys_need_it(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="monitor")
+    async with app.run_test(size=SIZE) as pilot:
+        footer = app.screen.query_one(Footer)
+        await until(pilot, lambda: "K" in whole_keys(app), "the Monitor's keys", timeout=10)
+        palette = next(k for k in footer.query(FooterKey) if k.has_class("-command-palette"))
+        assert footer.compact and not palette.display
+        await pilot.press("1")  # Specs: a few keys, room for the palette's and for spaces
+        await until(pilot, lambda: "c" in whole_keys(app), "the Specs keys", timeout=10)
+        palette = next(k for k in footer.query(FooterKey) if k.has_class("-command-palette"))
+        assert not footer.compact and palette.display
 
 
 def screen_text(app: GpuTuiApp) -> str:

@@ -187,3 +187,29 @@ async def test_a_small_screen_keeps_the_header_and_the_selected_row_in_sight(
         assert "777" in shown[-1]  # and the rows moved along to the selected one
         await pilot.press("home")
         assert "4242" in table.rows[1].plain
+
+
+async def test_a_table_taller_than_its_room_says_which_rows_are_in_sight(
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
+) -> None:
+    """Eight GPUs, a process each: at 80×24 a few rows fit, and the header says which."""
+    library = simulated_nvml("hgx_h100_8gpu")
+    for gpu in range(8):
+        library.set_processes(gpu, compute=[{"pid": 7100 + gpu, "used_memory_bytes": GIB}])
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.query_one(ProcessTable)
+        await until(pilot, lambda: len(table.rows_shown) == 8, "eight processes listed")
+        await pilot.pause()
+        in_sight = len(table.rows) - 1
+        assert 0 < in_sight < 8
+        assert table.rows[0].plain.rstrip().endswith(f"1–{in_sight} of 8")
+        await pilot.press(*["j"] * 7)  # to the last row: the rows move along
+        await pilot.pause()
+        assert table.rows[0].plain.rstrip().endswith(f"{9 - in_sight}–8 of 8")
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
+    async with app.run_test(size=(160, 48)) as pilot:  # all in sight: the header alone
+        table = app.query_one(ProcessTable)
+        await until(pilot, lambda: len(table.rows_shown) == 8, "eight processes listed")
+        await pilot.pause()
+        assert table.rows[0].plain.split()[-1] == "COMMAND"

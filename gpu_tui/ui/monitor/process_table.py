@@ -226,13 +226,19 @@ class ProcessTable(RowsWidget, can_focus=True):
         header = self.part("header")
         hidden = self.part("hidden")
         cursor = self.part("cursor")
-        lines = [Text(self._format((*(label for label, _ in COLUMNS), "COMMAND")), header)]
+        titles = self._format((*(label for label, _ in COLUMNS), "COMMAND"))
         rows = self.rows_shown
         room = max(1, height - 1) if height > 0 else len(rows)
         at = next((i for i, row in enumerate(rows) if row.key == self.selected), 0)
         first = min(self.first_shown, at)
         first = max(first, at - room + 1)
         self.first_shown = first = max(0, min(first, len(rows) - room))
+        if len(rows) > room:  # which rows are in sight, at the right of the header
+            shown = f"{first + 1}–{min(first + room, len(rows))} of {len(rows)}"
+            fitting = (f"rows {shown} (↑↓)", shown, f"of {len(rows)}")
+            where = next((w for w in fitting if len(titles) + 2 + len(w) <= width), "")
+            titles = titles.ljust(width - len(where)) + where if where else titles
+        lines = [Text(titles, header)]
         for row in rows[first : first + room]:
             style = hidden if row.hidden else ""
             if row.key == self.selected:
