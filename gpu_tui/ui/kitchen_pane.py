@@ -17,11 +17,11 @@ from textual.widgets import Digits, Static
 
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.kitchen import model
-from gpu_tui.core.kitchen.headline import headline
+from gpu_tui.core.kitchen.headline import headline, story
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 from gpu_tui.ui.config import AppConfig
-from gpu_tui.ui.kitchen.knobs import at_limit, current, knobs_for, step, try_hint
+from gpu_tui.ui.kitchen.knobs import at_limit, changed, current, knobs_for, step, try_hint
 from gpu_tui.ui.kitchen.measure_panel import MeasurePanel
 from gpu_tui.ui.kitchen.param_bar import ParamBar
 from gpu_tui.ui.kitchen.playback import Playback, make_schedule
@@ -101,6 +101,8 @@ class KitchenPane(Pane, can_focus=True):
         self._timer: Timer | None = None
         self._top = Text()
         self._hint: str | None = None  # the keys that turn the story round, if any
+        self._caption = ""  # the scenario's story, or what the knobs turned lead to
+        self._title = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="kitchen-top")
@@ -134,6 +136,8 @@ class KitchenPane(Pane, can_focus=True):
         self._finished_at = None
         self._plots_dirty = True
         self._hint = try_hint(self.knobs, self.params, scenario.try_it)
+        self._caption = story(scenario, self.params, changed(self.knobs, scenario, self.params))
+        self._title = scenario.title_for(self.params)
         self._show_result()
         self.query_one(ParamBar).show(self.knobs, self.params, self.selected)
         self._refresh_plots()
@@ -208,12 +212,14 @@ class KitchenPane(Pane, can_focus=True):
         self.query_one(RaceView).show(t)
         self.set_class(self.playback.finished, "-finished")
         width = self.size.width or 1000
-        top = top_line(self.scenario, self.playback, autoplay=self.autoplay, width=width)
+        top = top_line(
+            self.scenario, self.playback, autoplay=self.autoplay, width=width, title=self._title
+        )
         if top != self._top:
             self._top = top
             self.query_one("#kitchen-top", Static).update(top, layout=False)  # fixed height
         finished, scenario = self.playback.finished, self.scenario
-        story = f"In real life: {scenario.in_real_life}" if finished else scenario.caption
+        story = f"In real life: {scenario.in_real_life}" if finished else self._caption
         if self._hint and not finished:
             story += f" {self._hint}"
         story_widget = self.query_one("#kitchen-story", Static)

@@ -127,6 +127,29 @@ async def test_turning_knobs_changes_the_race(app_factory: Callable[..., GpuTuiA
         assert "brigade 25 s" in result  # L + d + w·c = 5 + 10 + 10
 
 
+async def test_the_title_and_story_follow_the_knobs(app_factory: Callable[..., GpuTuiApp]) -> None:
+    """The scenario's caption tells its own numbers: once a knob is turned, the title counts
+    the onions there are and the story says what the change leads to."""
+    app, clock = app_factory(pane="kitchen"), FakeClock()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        pane = kitchen(app, clock)
+        assert text(app, "#kitchen-story") == SCENARIOS["onions"].caption
+        assert " 10,000 onions " in text(app, "#kitchen-top")
+        await pilot.press("down", *["left"] * 5)  # onions 10,000 down the ladder to 1
+        assert pane.params.phases[0].tasks == 1
+        top, story = text(app, "#kitchen-top"), " ".join(text(app, "#kitchen-story").split())
+        assert " 1 onion " in top
+        assert story.startswith("Changed: onions 1 (was 10,000). Only 1 onion: the briefing")
+        assert "brigade finishes in seconds" not in story
+        for _ in range(20):  # back up the 1-2-5 ladder to the scenario's own onions
+            await pilot.press("right")
+            if pane.params.phases[0].tasks == 10_000:
+                break
+        assert pane.params == SCENARIOS["onions"].params  # its own numbers: its caption again
+        assert text(app, "#kitchen-story") == SCENARIOS["onions"].caption
+
+
 def toasts(app: GpuTuiApp) -> list[str]:
     return [str(toast.render()) for toast in app.screen.query("Toast")]
 

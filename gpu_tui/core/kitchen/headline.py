@@ -7,6 +7,7 @@ with one, since their point is what the hallway costs, not how far the brigade b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -58,16 +59,18 @@ def _race_title(params: KitchenParams) -> tuple[str, float]:
 
 def _race(scenario: Scenario, params: KitchenParams) -> Headline:
     title, ratio = _race_title(params)
-    noun, tasks = scenario.noun, sum(p.tasks for p in params.phases)
+    tasks = sum(p.tasks for p in params.phases)
     crossover = model.crossover_tasks(params) if params.single_phase else None
     if title.startswith("BRIGADE"):
-        lesson = f"{params.cooks:,} slow cooks beat one fast chef at {tasks:,} independent {noun}"
+        independent = scenario.counted(tasks).replace(" ", " independent ", 1)
+        cooks = "one slow cook beats" if params.cooks == 1 else f"{params.cooks:,} slow cooks beat"
+        lesson = f"{cooks} one fast chef at {independent}"
         if crossover is not None and crossover > 1:
             lesson += f"; below {crossover:,} the briefing outweighs the work and the chef wins"
     elif crossover is not None and tasks < crossover:
         briefing = format_seconds_precise(params.launch_seconds)
         lesson = (
-            f"only {tasks:,} {noun}: the briefing ({briefing}) "
+            f"only {scenario.counted(tasks)}: the briefing ({briefing}) "
             f"outweighs the work; the brigade wins from {crossover:,}"
         )
     else:
@@ -170,3 +173,12 @@ def headline(scenario: Scenario, params: KitchenParams) -> Headline:
     if scenario.lesson == "scaling":
         return _scaling(params)
     return _race(scenario, params)
+
+
+def story(scenario: Scenario, params: KitchenParams, changes: Sequence[str]) -> str:
+    """The scenario's caption; once parameters were set otherwise (``changes``, each in the
+    caller's words), what they lead to instead: the caption tells the scenario's own numbers."""
+    if not changes:
+        return scenario.caption
+    lesson = headline(scenario, params).lesson
+    return f"Changed: {', '.join(changes)}. {lesson[:1].upper()}{lesson[1:]}"

@@ -5,11 +5,21 @@ from __future__ import annotations
 from fractions import Fraction
 
 from gpu_tui.core.kitchen import model
+from gpu_tui.core.kitchen.headline import story
 from gpu_tui.core.kitchen.params import SPECS, KitchenParams, json_number
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
 from gpu_tui.core.units import format_precise, format_seconds_and_long, format_times
 
 SCHEMA_VERSION = 1
+
+
+def changes(scenario: Scenario, params: KitchenParams) -> list[str]:
+    """The parameters set otherwise than the scenario, as ``--set`` names them."""
+    return [
+        f"{key}={format_precise(float(now))} (was {format_precise(float(own))})"
+        for key, own, now in scenario.changes(params)
+        if isinstance(own, int | float) and isinstance(now, int | float)
+    ]
 
 
 def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]:
@@ -19,8 +29,8 @@ def build_report(scenario: Scenario, params: KitchenParams) -> dict[str, object]
     report: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "scenario": scenario.name,
-        "title": scenario.title,
-        "caption": scenario.caption,
+        "title": scenario.title_for(params),
+        "caption": story(scenario, params, changes(scenario, params)),
         "in_real_life": scenario.in_real_life,
         "comparison": scenario.comparison,
         "sources": [

@@ -36,6 +36,25 @@ class Scenario:
     """A parameter and the value that turns the story round, for a "try it" hint: the CLI
     words it as ``--set``, the pane as the keys to press."""
 
+    def title_for(self, params: KitchenParams) -> str:
+        """The title, its count following ``params`` where it names the recipe's size: "10,000
+        onions" raced with 100 of them reads "100 onions"."""
+        default = f"{self.params.phases[0].tasks:,} {self.noun}"
+        if params.single_phase and self.params.single_phase and self.title.startswith(default):
+            return self.counted(params.phases[0].tasks) + self.title[len(default) :]
+        return self.title
+
+    def counted(self, n: int) -> str:
+        """``n`` of the recipe's tasks in words: "1 onion", "10,000 onions"."""
+        return f"{n:,} {self.noun[:-1] if n == 1 and self.noun.endswith('s') else self.noun}"
+
+    def changes(self, params: KitchenParams) -> list[tuple[str, object, object]]:
+        """What ``params`` sets otherwise than the scenario: (reference name, the scenario's
+        value, this one), in the parameters' order."""
+        own = self.params.as_dict()
+        now = params.as_dict()
+        return [(key, own.get(key), value) for key, value in now.items() if own.get(key) != value]
+
     def with_overrides(self, overrides: Mapping[str, object]) -> KitchenParams:
         """The scenario's parameters with ``overrides`` applied, or a one-line UsageError."""
         for key in sorted(overrides):

@@ -138,3 +138,15 @@ def try_hint(
     return (
         f"Try it: ↑↓ to pick {knob.label}, then {arrow} to {verb} it to {show_value(knob, value)}."
     )
+
+
+def changed(knobs: tuple[Knob, ...], scenario: Scenario, params: KitchenParams) -> list[str]:
+    """The knobs turned away from the scenario's values: "cooks 100 (was 10,000)"."""
+    words = []
+    for knob in knobs:
+        own, now = current(scenario.params, knob.key), current(params, knob.key)
+        if own != now:
+            words.append(
+                f"{knob.label} {show_value(knob, now)} (was {show_value(knob, own)})"
+            )
+    return words

@@ -44,13 +44,21 @@ def fit(pieces: list[Piece], width: int) -> Text:
     return text
 
 
-def top_line(scenario: Scenario, pb: Playback, *, autoplay: bool, width: int = 1000) -> Text:
+def top_line(
+    scenario: Scenario,
+    pb: Playback,
+    *,
+    autoplay: bool,
+    width: int = 1000,
+    title: str | None = None,
+) -> Text:
+    """The scenario's name and ``title`` (its own unless given), where the race is, its speed."""
     names = list(SCENARIOS)
     state = "■ finished" if pb.finished else "▶ playing" if pb.playing else "❚❚ paused"
     rate = format_number(pb.schedule.rate(pb.t) * pb.speed)
     pieces = [
         Piece((f" {scenario.name} ",), "reverse bold"),
-        Piece((f" {scenario.title}", ""), rank=5),
+        Piece((f" {scenario.title if title is None else title}", ""), rank=5),
         Piece((f"  {names.index(scenario.name) + 1}/{len(names)}", ""), "dim", rank=4),
         Piece((f"   {state}",), "bold"),
         Piece((f"  ×{pb.speed:g}",)),

@@ -46,6 +46,14 @@ def test_overrides_show_in_parameters_and_results(capsys: pytest.CaptureFixture[
     assert params["cooks"] == 5000
     assert params["tasks"] == 20
     assert data["chef_seconds"] == 40
+    # The scenario's own caption tells its own numbers: changed ones get their own story.
+    assert data["title"] == "20 onions"
+    assert data["caption"] == (
+        "Changed: tasks=20 (was 10,000), cooks=5,000 (was 10,000). 5,000 slow cooks beat one "
+        "fast chef at 20 independent onions; below 8 the briefing outweighs the work and the "
+        "chef wins."
+    )
+    assert run_json(capsys, "--scenario", "onions")["caption"].startswith("One chef")
 
 
 def test_multi_kitchen_series(capsys: pytest.CaptureFixture[str]) -> None:
