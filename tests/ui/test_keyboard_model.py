@@ -327,11 +327,13 @@ async def test_the_footer_closes_up_only_where_the_keys_need_it(
         footer = app.screen.query_one(Footer)
         await until(pilot, lambda: "K" in whole_keys(app), "the Monitor's keys", timeout=10)
         palette = next(k for k in footer.query(FooterKey) if k.has_class("-command-palette"))
-        assert footer.compact and not palette.display
+        assert footer.compact
+        assert not palette.display
         await pilot.press("1")  # Specs: a few keys, room for the palette's and for spaces
         await until(pilot, lambda: "c" in whole_keys(app), "the Specs keys", timeout=10)
         palette = next(k for k in footer.query(FooterKey) if k.has_class("-command-palette"))
-        assert not footer.compact and palette.display
+        assert not footer.compact
+        assert palette.display
 
 
 def screen_text(app: GpuTuiApp) -> str:

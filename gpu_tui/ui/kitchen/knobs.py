@@ -146,7 +146,5 @@ def changed(knobs: tuple[Knob, ...], scenario: Scenario, params: KitchenParams) 
     for knob in knobs:
         own, now = current(scenario.params, knob.key), current(params, knob.key)
         if own != now:
-            words.append(
-                f"{knob.label} {show_value(knob, now)} (was {show_value(knob, own)})"
-            )
+            words.append(f"{knob.label} {show_value(knob, now)} (was {show_value(knob, own)})")
     return words
