@@ -7,6 +7,7 @@ from collections.abc import Callable
 from textual.widgets import Tabs
 
 from gpu_tui.ui.app import GpuTuiApp
+from tests.polling import until
 
 
 def shown(app: GpuTuiApp) -> list[str]:
@@ -39,3 +40,18 @@ async def test_keys_and_clicks_show_one_pane_at_a_time(
         # The pane shown fills the rows between the header and tabs (3) and the footer (1).
         region = app.panes["specs"].region
         assert (region.y, region.height, region.width) == (3, 30 - 3 - 1, 100)
+
+
+async def test_a_notification_covers_the_screen_to_its_right_edge(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """Nothing of the pane behind shows through beside a notification."""
+    app = app_factory(pane="specs")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        app.notify("a line long enough to wrap in the notification's box", title="Note")
+        await until(pilot, lambda: bool(app.screen.query("Toast")), "the notification shown")
+        await pilot.pause()
+        toast = app.screen.query_one("Toast")
+        assert toast.region.width > 0
+        assert toast.region.right == 80
