@@ -9,6 +9,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from gpu_tui.commands.error_lines import say_warning
 from gpu_tui.commands.terminal_text import fit_to_terminal
 from gpu_tui.core.check.findings import (
     OK,
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     document = report_json(report, time.time())
     trouble = last_check.save(document)  # for gpu-tui export and the fleet; never fatal
     if trouble:
-        print(f"gpu-tui check: warning: {trouble}", file=sys.stderr)
+        say_warning(trouble, NAME)
     if args.json:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -9,6 +9,7 @@ import math
 import sys
 from typing import Any
 
+from gpu_tui.commands.error_lines import say_error
 from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.commands.terminal_text import terminal_width
 from gpu_tui.commands.watch_text import Layout
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     def fail(error: BaseException) -> None:
         if isinstance(error, BrokenPipeError):
             raise error  # the reader went away: stop, do not report it each tick
-        print(f"gpu-tui: watch: {type(error).__name__}: {error}", file=sys.stderr)
+        say_error(f"{type(error).__name__}: {error}", NAME)
 
     sampler = Sampler(
         gpu_sources=sources.real,
