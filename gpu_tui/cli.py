@@ -8,9 +8,10 @@ import sys
 from typing import Any, NoReturn
 
 from gpu_tui import __version__
+from gpu_tui.commands import error_lines
 from gpu_tui.commands.options import prometheus_url, refresh_seconds
 from gpu_tui.core import ending
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.errors import RunError, UsageError
 from gpu_tui.ui.pane_registry import pane_names
 
 EXIT_OK = 0
@@ -24,12 +25,14 @@ class OneLineParser(argparse.ArgumentParser):
     only as spelled: with argparse's prefix matching, ``--price -3`` was read as the start of
     another flag and refused with that flag's complaint."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, command: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.command = command
+        """The subcommand this parses (None: the top level), for the error line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
+        self.exit(EXIT_USAGE, error_lines.usage_line(message, self.command) + "\n")
 
 
 def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> None:
@@ -115,7 +118,9 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
         dest="command", metavar="COMMAND", parser_class=OneLineParser
     )
     for command in load_commands():
-        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        sub = subparsers.add_parser(
+            command.NAME, help=command.HELP, description=command.HELP, command=command.NAME
+        )
         add_global_options(sub, top_level=False)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
@@ -143,9 +148,17 @@ def main(argv: list[str] | None = None) -> int:
             from gpu_tui.commands import COMMAND_NAMES
 
             parser.error(f"unknown command {extra[0]!r} (one of: {', '.join(COMMAND_NAMES)})")
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        # Said as the subcommand's parser would: the command whose usage to read.
+        ending.say(
+            sys.stderr,
+            error_lines.usage_line(
+                f"unrecognized arguments: {' '.join(extra)}", getattr(args, "command", None)
+            ),
+        )
+        return EXIT_USAGE
+    command = getattr(args, "command", None)
     try:
-        if getattr(args, "command", None) is None:
+        if command is None:
             if args.print_config:
                 return print_config(args)
             return run_tui(args)
@@ -156,8 +169,11 @@ def main(argv: list[str] | None = None) -> int:
             show_units(args)
         return int(args.run(args))
     except UsageError as error:
-        ending.say(sys.stderr, f"gpu-tui: {error}")
+        error_lines.say_error(str(error), command)
         return EXIT_USAGE
+    except RunError as error:
+        error_lines.say_error(str(error), command)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         ending.say(sys.stderr, "gpu-tui: interrupted")
         return EXIT_INTERRUPTED
@@ -227,10 +243,9 @@ def print_config(args: argparse.Namespace) -> int:
 def run_tui(args: argparse.Namespace) -> int:
     """Start the Textual app (imported here so headless commands never load Textual)."""
     if not sys.stdout.isatty():
-        print(
-            "gpu-tui: the terminal UI needs a terminal; for scripts use "
-            "'gpu-tui info --json' (see gpu-tui --help)",
-            file=sys.stderr,
+        error_lines.say_error(
+            "the terminal UI needs a terminal; for scripts use 'gpu-tui info --json' "
+            "(see gpu-tui --help)"
         )
         return EXIT_USAGE
     # No garbage collection until the first screen is up and the hardware read (the app turns

@@ -105,3 +105,51 @@ def test_an_unknown_command_is_named_as_one_with_the_commands_there_are() -> Non
     (line,) = result.stderr.splitlines()
     assert "unknown command 'nosuchcmd'" in line
     assert "info, watch" in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "form"),
+    [
+        (("--refresh", "0"), "gpu-tui: error: argument --refresh: "),
+        (("nosuchcmd",), "gpu-tui: error: unknown command 'nosuchcmd'"),
+        (("info", "--bogus"), "gpu-tui info: error: unrecognized arguments: --bogus (try "),
+        (("watch", "--count", "0"), "gpu-tui watch: error: argument --count: must be at least"),
+        (("check", "--bogus"), "gpu-tui check: error: unrecognized arguments: --bogus"),
+        (("guide", "--cost", "--price", "-3"), "gpu-tui guide: error: unrecognized arguments"),
+        (("kitchen",), "gpu-tui kitchen: error: "),
+        (("bench", "--baseline", "/nonexistent/old.json"), "gpu-tui bench: error: /nonexistent"),
+        (("export", "--interval", "0"), "gpu-tui export: error: argument --interval: "),
+        (("fleet",), "gpu-tui fleet: error: no Prometheus server: "),
+        (("schema", "infos"), "gpu-tui schema: error: no schema named 'infos'"),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, tuple) else "",
+)
+def test_every_command_refuses_bad_input_in_one_form(
+    argv: tuple[str, ...],
+    form: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``gpu-tui COMMAND: error: …``, one line, exit 2: whether argparse refused it or the
+    command did (a log of several commands then says which one complained)."""
+    from gpu_tui.cli import main
+
+    monkeypatch.delenv("GPU_TUI_PROMETHEUS", raising=False)
+    with pytest.raises(SystemExit) as refused:  # argparse's own exit, or main's code
+        raise SystemExit(main(list(argv)))
+    out, err = capsys.readouterr()
+    assert (refused.value.code, out) == (2, "")
+    (line,) = err.splitlines()
+    assert line.startswith(form)
+
+
+def test_a_run_that_fails_says_so_in_the_same_form_and_exits_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gpu_tui.cli import main
+
+    code = main(["fleet", "--prometheus", "http://127.0.0.1:9", "--timeout", "2"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")
+    (line,) = err.splitlines()
+    assert line.startswith("gpu-tui fleet: error: cannot reach"), line

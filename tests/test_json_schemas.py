@@ -182,6 +182,6 @@ def test_gpu_tui_schema_prints_each_and_refuses_an_unknown_name(tmp_path: Path) 
     )
     assert done.returncode == 2
     assert done.stderr == (
-        "gpu-tui: no schema named 'infos' (choose from: info, watch, check, bench, kitchen, "
-        "guide-fit, guide-cost, fleet)\n"
+        "gpu-tui schema: error: no schema named 'infos' (choose from: info, watch, check, "
+        "bench, kitchen, guide-fit, guide-cost, fleet)\n"
     )

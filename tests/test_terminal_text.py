@@ -30,6 +30,15 @@ def test_a_paragraph_wraps_under_its_own_indent_and_a_url_stays_whole() -> None:
     assert fit_line("short", 50) == "short"
 
 
+def test_a_line_can_hang_where_its_caller_says() -> None:
+    line = "WARN driver: " + "the text after the status word goes on " * 3
+    lines = fit_line(line, 50, hang=5).split("\n")
+    assert len(lines) > 1
+    assert all(len(each) <= 50 for each in lines)
+    assert all(each.startswith("     ") and each[5] != " " for each in lines[1:])
+    assert fit_line(line, 50, hang=40).split("\n")[1][0] != " "  # no room there: its indent
+
+
 def test_a_pipe_gets_every_line_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)
     long = "word " * 40
@@ -44,6 +53,7 @@ def test_a_pipe_gets_every_line_whole(monkeypatch: pytest.MonkeyPatch) -> None:
         ("guide", "--fit", "llama-3.1-8b"),
         ("guide", "--cost"),
         ("check", "--demo"),
+        ("--demo", "watch", "--count", "2", "--interval", "0.1"),
     ],
     ids=lambda a: " ".join(a),
 )

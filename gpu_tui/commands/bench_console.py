@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from gpu_tui.commands.error_lines import error_line, warning_line, who
 from gpu_tui.core import ending
 from gpu_tui.core.bench import messages
 from gpu_tui.core.bench.run_log import RunHooks, RunLog
@@ -17,6 +18,8 @@ from gpu_tui.core.bench.store import RunOutput
 from gpu_tui.core.errors import UsageError
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+COMMAND = "bench"
+"""The command whose lines these are (the comm suite is ``bench --suite comm``)."""
 # A run refused as impossible (messages.REFUSED_KINDS) is bad usage: exit 2, one line.
 
 
@@ -66,7 +69,16 @@ class Progress(RunHooks):
         self.show = self.log.apply
 
     def say(self, text: str) -> None:
-        self._write(("\r\x1b[K" if self.tty else "") + f"gpu-tui: {text}\n")
+        self._line(f"{who(COMMAND)}: {text}")
+
+    def warn(self, text: str) -> None:
+        self._line(warning_line(text, COMMAND))
+
+    def fail(self, text: str) -> None:
+        self._line(error_line(text, COMMAND))
+
+    def _line(self, line: str) -> None:
+        self._write(("\r\x1b[K" if self.tty else "") + line + "\n")
 
     def _write(self, text: str) -> None:
         if self.gone:
@@ -98,14 +110,14 @@ class Progress(RunHooks):
         self.say(status.message)
 
     def got_warning(self, warning: messages.RunWarning) -> None:
-        self.say(f"warning: {warning.text}")
+        self.warn(warning.text)
 
     def got_save_failed(self, failed: messages.SaveFailed) -> None:
-        self.say(f"warning: {failed.message}; the run goes on")
+        self.warn(f"{failed.message}; the run goes on")
 
     def got_error(self, error: messages.BenchError) -> None:
         if error.kind not in messages.REFUSED_KINDS:  # said once, as the command's error line
-            self.say(f"{'error' if not error.fatal else 'failed'}: {error.message}")
+            self.fail(error.message)
 
     def got_finished(self, finished: messages.Finished) -> None:
         if self.tty:
@@ -140,7 +152,7 @@ def exit_status(
     if runner.stored and runner.store_problem is None:
         progress.say(f"saved: {runner.saved_path}")
     for problem in runner.failed_outputs.values():
-        progress.say(f"error: {problem}")
+        progress.fail(problem)
     if stopper.signum is not None:
         return ending.exit_code(stopper.signum)
     if finished.status == "cancelled":

@@ -9,8 +9,16 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from gpu_tui.commands.error_lines import say_warning
 from gpu_tui.commands.terminal_text import fit_to_terminal
-from gpu_tui.core.check.findings import OK, VERDICTS, Finding, Report, same_on_several_gpus
+from gpu_tui.core.check.findings import (
+    OK,
+    STATUS_WIDTH,
+    VERDICTS,
+    Finding,
+    Report,
+    same_on_several_gpus,
+)
 from gpu_tui.core.check.health_sheet import count_words, verdict_words
 
 if TYPE_CHECKING:
@@ -86,7 +94,7 @@ def report_lines(report: Report, *, every: bool) -> list[str]:
     passed = report.count(OK)
     if passed and not every:
         checks = "check" if passed == 1 else "checks"
-        shown.append(f"OK   {passed} more {checks} passed (--all lists them)")
+        shown.append(f"{'OK':{STATUS_WIDTH}}{passed} more {checks} passed (--all lists them)")
     return [head, *shown]
 
 
@@ -112,10 +120,13 @@ def run(args: argparse.Namespace) -> int:
     document = report_json(report, time.time())
     trouble = last_check.save(document)  # for gpu-tui export and the fleet; never fatal
     if trouble:
-        print(f"gpu-tui check: warning: {trouble}", file=sys.stderr)
+        say_warning(trouble, NAME)
     if args.json:
         json.dump(document, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(fit_to_terminal("\n".join(report_lines(report, every=args.all))) + "\n")
+        head, *findings = report_lines(report, every=args.all)
+        # A finding that wraps goes on under its text, not under its status word.
+        lines = [fit_to_terminal(head), *(fit_to_terminal(f, hang=STATUS_WIDTH) for f in findings)]
+        sys.stdout.write("\n".join(lines) + "\n")
     return report.exit_status

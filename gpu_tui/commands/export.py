@@ -8,6 +8,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
+from gpu_tui.commands.error_lines import say_error, say_warning
 from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.listen import DEFAULT_LISTEN, ListenAddress, parse_listen
@@ -25,7 +26,7 @@ HELP = (
 DEFAULT_INTERVAL_SECONDS = 5.0
 CLOSE_LIMIT_SECONDS = 1.0
 UNAUTHENTICATED = (
-    "gpu-tui export: warning: listening on {host}, reachable from other machines; the metrics "
+    "listening on {host}, reachable from other machines; the metrics "
     "page has no authentication (put it behind a firewall or a TLS proxy)"
 )
 
@@ -94,9 +95,11 @@ def run(args: argparse.Namespace) -> int:
     )
     health = ExporterHealth(hostname)
     sampler.on_tick = health.record
-    sampler.on_error = lambda error: print(
-        f"gpu-tui export: {type(error).__name__}: {error}", file=sys.stderr
-    )
+
+    def failed(error: BaseException) -> None:
+        say_error(f"{type(error).__name__}: {error}", NAME)  # one reading; serving goes on
+
+    sampler.on_error = failed
     sampler.tick()  # the first scrape already finds a reading
     try:
         page = MetricsPage(lambda: sampler.latest, gpus, hostname, health)
@@ -105,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
         sampler.stop()
         sources.close(reads_hung=False, limit=CLOSE_LIMIT_SECONDS)
         raise UsageError(
-            f"export: cannot listen on {address.host}:{address.port}: {error.strerror or error}"
+            f"cannot listen on {address.host}:{address.port}: {error.strerror or error}"
         ) from None
     if not address.loopback:
-        print(UNAUTHENTICATED.format(host=address.host), file=sys.stderr)
+        say_warning(UNAUTHENTICATED.format(host=address.host), NAME)
     print(
         f"gpu-tui export: serving {address.url(server.port)} as Hostname={hostname!r}, "
         f"{len(gpus)} GPU(s), a reading every {args.interval:g} s",

@@ -8,7 +8,8 @@ import os
 import sys
 import time
 
-from gpu_tui.core.errors import UsageError
+from gpu_tui.commands.error_lines import say_warning
+from gpu_tui.core.errors import RunError, UsageError
 from gpu_tui.core.fleet.url import URL_ENV
 
 NAME = "fleet"
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     args.prometheus = args.prometheus or getattr(args, "prometheus_url", None)
     if not args.prometheus:
         raise UsageError(
-            f"fleet: no Prometheus server: give --prometheus URL or set {URL_ENV} "
+            f"no Prometheus server: give --prometheus URL or set {URL_ENV} "
             "(a server that scrapes dcgm-exporter or 'gpu-tui export')"
         )
     if args.ca_file and not os.path.isfile(args.ca_file):
@@ -106,15 +107,14 @@ def run(args: argparse.Namespace) -> int:
         insecure=args.insecure,
     )
     if args.insecure:
-        print("gpu-tui fleet: warning: TLS certificate not verified (--insecure)", file=sys.stderr)
+        say_warning("TLS certificate not verified (--insecure)", NAME)
     reader = FleetReader(api, selector=args.match or "", idle_minutes=args.idle_minutes)
     try:
         snapshot = reader.read()
     except QueryRejectedError as error:
-        raise UsageError(f"fleet: {error}") from None
+        raise UsageError(str(error)) from None
     except PrometheusError as error:
-        print(f"gpu-tui: fleet: {error}", file=sys.stderr)
-        return 1
+        raise RunError(str(error)) from None
     if args.json:
         json.dump(snapshot_json(snapshot), sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")

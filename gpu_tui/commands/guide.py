@@ -102,7 +102,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     cost_options.add_argument("--price-date", metavar="DATE", help="when --cloud-price was seen")
     cost_options.add_argument(
+        # Spelt as everything gpu-tui shows; the first spelling it had is kept for scripts.
+        "--utilisation",
         "--utilization",
+        dest="utilization",
         type=checked(cost.UTILIZATION.parse),
         metavar="U",
         help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90%%)",
@@ -126,7 +129,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _refuse_other_mode(args: argparse.Namespace, names: tuple[str, ...], mode: str) -> None:
     """Options of the other mode are refused rather than silently ignored."""
-    flags = {field: flag for flag, (field, _) in _COST_FLAGS.items()}
+    flags = {field: flag for flag, (field, _) in _COST_FLAGS.items()} | {
+        "utilization": "--utilisation"
+    }
     for name in names:
         if getattr(args, name) is not None:
             flag = flags.get(name, "--" + name.replace("_", "-"))

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                 print(fit_to_terminal(f"{s.name:<{width}}  {s.title} - {s.caption}"))
         return 0
     if not args.scenario:
-        raise UsageError("kitchen needs --scenario NAME or --list")
+        raise UsageError("give --scenario NAME or --list")
     scenario = get_scenario(args.scenario)
     params = scenario.with_overrides(dict(args.overrides))  # the last value of a key wins
     report = build_report(scenario, params)

@@ -1,6 +1,8 @@
 """Text output fitted to the terminal: a line wider than it wraps at a space, and its next lines
 start under the line's last column (a table row's note wraps under the note, a paragraph under
-its own indent), so nothing a command prints runs past the right edge of an 80-column terminal.
+its own indent) or where the caller says (under the text after a status word: ``WARN driver: …``
+wraps under ``driver``), so nothing a command prints runs past the right edge of an 80-column
+terminal.
 
 Output to a pipe or a file is left as it is (a script reads whole lines), unless ``COLUMNS``
 says how wide to make it."""
@@ -26,14 +28,18 @@ def terminal_width() -> int | None:
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def fit_line(line: str, width: int) -> str:
-    """``line`` wrapped at ``width``, later lines under its last column that starts before the
-    edge (or under its own indent when that column would leave too little room)."""
+def fit_line(line: str, width: int, *, hang: int | None = None) -> str:
+    """``line`` wrapped at ``width``, later lines starting at column ``hang``, by default under
+    its last column that starts before the edge (or under its own indent when that column, or
+    ``hang``, would leave too little room)."""
     if len(line) <= width or width < NARROWEST:
         return line
     indent = len(line) - len(line.lstrip(" "))
-    starts = [m.end() for m in _COLUMN.finditer(line) if m.end() < width]
-    hang = starts[-1] if starts and starts[-1] <= width - 20 else indent
+    if hang is None:
+        starts = [m.end() for m in _COLUMN.finditer(line) if m.end() < width]
+        hang = starts[-1] if starts else indent
+    if hang > width - 20:
+        hang = indent
     return "\n".join(
         textwrap.wrap(
             line,
@@ -46,9 +52,10 @@ def fit_line(line: str, width: int) -> str:
     )
 
 
-def fit_to_terminal(text: str, width: int | None = None) -> str:
-    """Every line of ``text`` fitted to ``width`` (the terminal's, by default)."""
+def fit_to_terminal(text: str, width: int | None = None, *, hang: int | None = None) -> str:
+    """Every line of ``text`` fitted to ``width`` (the terminal's, by default), later lines of
+    each at column ``hang`` when given (see :func:`fit_line`)."""
     width = terminal_width() if width is None else width
     if width is None:
         return text
-    return "\n".join(fit_line(line, width) for line in text.split("\n"))
+    return "\n".join(fit_line(line, width, hang=hang) for line in text.split("\n"))

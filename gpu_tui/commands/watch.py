@@ -6,18 +6,18 @@ import argparse
 import dataclasses
 import json
 import math
-import shutil
 import sys
-import time
 from typing import Any
 
+from gpu_tui.commands.error_lines import say_error
 from gpu_tui.commands.options import refresh_seconds
+from gpu_tui.commands.terminal_text import terminal_width
+from gpu_tui.commands.watch_text import Layout
 from gpu_tui.core import ending
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
 from gpu_tui.core.monitor.sampler import Sampler
-from gpu_tui.core.monitor.samples import GpuSample, MigSample, Sample
-from gpu_tui.core.units import format_gigabytes, format_reading, format_temperature
+from gpu_tui.core.monitor.samples import Sample
 
 NAME = "watch"
 HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
@@ -97,80 +97,6 @@ def sample_to_json(sample: Sample, interval: float) -> dict[str, Any]:
     }
 
 
-def _gpu_summary(slot: int, gpu: GpuSample) -> str:
-    label = f"sim{slot} SIMULATED" if gpu.simulated else f"gpu{slot}"
-    if gpu.lost:
-        return f"{label} LOST"
-    if gpu.not_in_job:
-        return f"{label} not in this job"
-    used, total = gpu.memory_used_bytes, gpu.memory_total_bytes
-    vram = "?" if isinstance(used, Unknown) or isinstance(total, Unknown) else _used_of(used, total)
-    activity = gpu.activity
-    tensor = (
-        f" tensor {activity.tensor_percent:.0f}%"
-        if not isinstance(activity, Unknown) and not isinstance(activity.tensor_percent, Unknown)
-        else ""
-    )
-    text = (
-        f"{label} {format_reading(gpu.utilization_percent, unknown='?')}%{tensor} {vram} "
-        f"{format_temperature(gpu.temperature_c, gap='', unknown='?')} "
-        f"{format_reading(gpu.power_watts, unknown='?')}/"
-        f"{format_reading(gpu.power_limit_watts, unknown='?')}W"
-    )
-    if isinstance(gpu.last_xid, int) and gpu.last_xid:
-        text += f" XID {gpu.last_xid}"
-    if gpu.mig_instances:
-        text += f" MIG {' '.join(_mig_summary(m) for m in gpu.mig_instances)}"
-    return text + (" (stale)" if gpu.stale else "")
-
-
-def _used_of(used: float, total: float) -> str:
-    """``60.0/80.0GiB`` (``64.4/85.9GB`` in decimal units)."""
-    return f"{format_gigabytes(used, symbol=False)}/{format_gigabytes(total, gap='')}"
-
-
-def _mig_summary(mig: MigSample) -> str:
-    """``3g.40gb:0.0/39.2GiB``: the instance's profile and its memory."""
-    used, total = mig.memory_used_bytes, mig.memory_total_bytes
-    if isinstance(used, Unknown) or isinstance(total, Unknown):
-        return f"{mig.profile}:?"
-    return f"{mig.profile}:{_used_of(used, total)}"
-
-
-def human_line(sample: Sample) -> str:
-    """The compact one-line summary of a tick."""
-    cpu, memory = sample.cpu, sample.memory
-    cores = cpu.per_core_percent
-    if len(cores) <= 8:
-        per_core = "[" + " ".join(f"{c:3.0f}" for c in cores) + "]"
-    else:
-        per_core = f"[cores {min(cores):.0f}-{max(cores):.0f}%]"
-    load = cpu.load_average
-    parts = [
-        time.strftime("%H:%M:%S", time.localtime(sample.timestamp)),
-        f"cpu {cpu.percent:3.0f}% {per_core} {format_reading(cpu.frequency_mhz, unknown='?')}MHz "
-        f"load {'?' if isinstance(load, Unknown) else f'{load[0]:.2f}'}",
-        f"mem {_used_of(memory.used_bytes, memory.total_bytes)} "
-        + (
-            f"swap {_used_of(memory.swap_used_bytes, memory.swap_total_bytes)}"
-            if memory.swap_total_bytes
-            else "no swap"
-        ),
-    ]
-    parts += [_gpu_summary(slot, gpu) for slot, gpu in enumerate(sample.gpus)]
-    return " | ".join(parts)
-
-
-def human_lines(sample: Sample, width: int | None) -> list[str]:
-    """A tick for people: one line when it fits ``width`` (or always, for a pipe: ``None``),
-    else the host on one line and each GPU on a line of its own below it."""
-    line = human_line(sample)
-    if width is None or len(line) <= width or not sample.gpus:
-        return [line]
-    host = " | ".join(line.split(" | ")[:3])
-    return [host, *(f"  {_gpu_summary(slot, gpu)}" for slot, gpu in enumerate(sample.gpus))]
-
-
 def source_notes(sources: GpuSources, *, for_scripts: bool) -> list[str]:
     """What to say on stderr about the GPUs before the first line. With ``--json`` only a
     driver that does not answer is worth a word (no GPU at all is the ordinary CPU-only case)."""
@@ -187,19 +113,23 @@ def run(args: argparse.Namespace) -> int:
     for note in source_notes(sources, for_scripts=args.json):
         print(f"gpu-tui: {note}", file=sys.stderr)
 
-    # On a terminal a tick that is wider than it goes on a few lines; a pipe gets one line each.
-    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    # A tick wider than the terminal (or COLUMNS) goes on a few lines, with the least needed
+    # columns left out; a pipe gets one whole line each. Laid out once, from the first tick.
+    width = terminal_width()
+    layout: list[Layout] = []
 
     def emit(sample: Sample) -> None:
         if args.json:
             print(json.dumps(sample_to_json(sample, args.interval), allow_nan=False), flush=True)
-        else:
-            print("\n".join(human_lines(sample, width)), flush=True)
+            return
+        if not layout:
+            layout.append(Layout(sample, width))
+        print("\n".join(layout[0].lines(sample)), flush=True)
 
     def fail(error: BaseException) -> None:
         if isinstance(error, BrokenPipeError):
             raise error  # the reader went away: stop, do not report it each tick
-        print(f"gpu-tui: watch: {type(error).__name__}: {error}", file=sys.stderr)
+        say_error(f"{type(error).__name__}: {error}", NAME)
 
     sampler = Sampler(
         gpu_sources=sources.real,

@@ -1,8 +1,15 @@
-"""Errors that mean "the user asked for something impossible": shown as one line, exit code 2."""
+"""Errors a command ends with as one line and no traceback: the user asked for something
+impossible (exit 2), or the run could not do its job (exit 1)."""
 
 
 class UsageError(ValueError):
     """Bad input from the user (a flag, a parameter value, a corrupt file, a missing interpreter).
 
-    The CLI prints ``gpu-tui: <message>`` and exits 2; the TUI shows the message. Never a traceback.
+    The CLI prints ``gpu-tui <command>: error: <message>`` and exits 2; the TUI shows the
+    message. Never a traceback.
     """
+
+
+class RunError(RuntimeError):
+    """A run that could not do its job (a server that does not answer): the CLI prints the
+    message as the command's error line and exits 1."""

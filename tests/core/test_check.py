@@ -403,3 +403,24 @@ def test_the_lines_of_one_check_stay_together_when_their_readings_differ() -> No
         ("temperature", "70 °C", [1]),
         ("pcie-link", "Gen5 x16", [0, 1]),
     ]
+
+
+def test_a_finding_that_wraps_goes_on_under_its_text_not_its_status_word(tmp_path: Path) -> None:
+    shim = tmp_path / "shim"
+    install_as_pynvml(shim)
+    env = environment(shim, faults=[["fail_init", "LibraryNotFound"]])
+    env.update(COLUMNS="80", GPU_TUI_DATA_DIR=str(tmp_path / "data"))
+    done = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "check", "--demo"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("SKIP gpus: "))
+    continued = lines[start + 1 : start + 3]  # the driver library's explanation is long
+    assert continued
+    assert all(line.startswith("     ") and line[5] != " " for line in continued), lines
+    assert max(map(len, lines[1:])) <= 80

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from gpu_tui.commands import watch
+from gpu_tui.commands import watch, watch_text
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
 from gpu_tui.core.devices.nvidia_live import NvmlSession
@@ -196,7 +196,7 @@ def test_a_mig_gpu_s_instances_are_read_through_their_own_handles(
     assert isinstance(processes[0].sm_percent, Unknown)  # NVML gives none per instance
     assert instances[0].processes == ()
     assert library.called("nvmlDeviceGetMigDeviceHandleByIndex") == 7  # every slot, once
-    line = watch.human_line(a_sample(sample))
+    line = watch_text.human_line(a_sample(sample))
     assert "MIG 3g.40gb:0.0/39.2GiB 2g.20gb:0.0/19.5GiB 1g.10gb:6.0/9.5GiB" in line
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.commands import watch
+from gpu_tui.commands import watch_text
 from gpu_tui.core import units
 from gpu_tui.core.devices.fields import Unknown
 from tests.core.test_watch import a_gpu, a_sample
@@ -110,9 +110,9 @@ def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
 
 @pytest.mark.usefixtures("decimal")
 def test_watch_text_in_decimal() -> None:
-    line = watch.human_line(a_sample(a_gpu()))
-    assert "mem 4.3/17.2GB swap 0.0/2.1GB" in line  # 4 of 16 GiB, 2 GiB of swap
-    assert "64.4/85.9GB 71°C" in line  # 60 of 80 GiB
+    line = watch_text.human_line(a_sample(a_gpu()))
+    assert "mem  4.3/17.2GB swap 0.0/2.1GB" in line  # 4 of 16 GiB, 2 GiB of swap
+    assert "64.4/85.9GB  71°C" in line  # 60 of 80 GiB
     assert "GiB" not in line
 
 

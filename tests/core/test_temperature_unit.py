@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_tui.commands import watch
+from gpu_tui.commands import watch_text
 from gpu_tui.core import units
 from gpu_tui.core.devices.fields import Unknown
 from tests.core.test_watch import a_gpu, a_sample
@@ -62,8 +62,8 @@ def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
 
 @pytest.mark.usefixtures("fahrenheit")
 def test_watch_text_in_fahrenheit() -> None:
-    line = watch.human_line(a_sample(a_gpu()))
-    assert "60.0/80.0GiB 160°F 655/700W" in line  # 71 °C
+    line = watch_text.human_line(a_sample(a_gpu()))
+    assert "60.0/80.0GiB 160°F 655/700W" in line  # 71 °C, in a column as wide as 212 °F
     assert "°C" not in line
 
 

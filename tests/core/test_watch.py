@@ -15,12 +15,15 @@ from pathlib import Path
 import psutil
 import pytest
 
-from gpu_tui.commands import watch
+from gpu_tui.commands import watch, watch_text
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import open_gpu_sources
+from gpu_tui.core.devices.nvml_gpm import FIRST
 from gpu_tui.core.monitor.samples import CpuSample, GpuProcess, GpuSample, MemorySample, Sample
 from tests.conftest import SimulatedNvml
+from tests.fakes import simulated_binding
 from tests.fakes.samples import NOT_SUPPORTED, gpu_sample
+from tests.helpers.running_app import command, environment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,35 +102,59 @@ def test_json_line_has_nulls_with_reasons() -> None:
     assert process["unknown"]["command"] == "another user's process"
 
 
-def test_human_line_is_one_compact_line() -> None:
-    line = watch.human_line(
+def test_human_line_is_one_line_of_columns() -> None:
+    line = watch_text.human_line(
         a_sample(a_gpu(), a_gpu(index=1, lost=True), a_gpu(index=2, stale=True, simulated=True))
     )
     assert "\n" not in line
-    assert "cpu  12% [ 10  15] ?MHz load 0.50" in line
-    assert "mem 4.0/16.0GiB swap 0.0/2.0GiB" in line
-    assert "gpu0 97% tensor 12% 60.0/80.0GiB 71°C 655/700W" in line  # what GPU-Util hides
-    assert "gpu1 LOST" in line
+    assert "cpu  12% [ 10  15]    ?MHz load  0.50" in line  # room for 100 %, 4 digits, 10.00
+    assert "mem  4.0/16.0GiB swap 0.0/2.0GiB" in line
+    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71°C 655/700W" in line  # under sim2's
+    assert "gpu1           LOST " in line
     assert "sim2 SIMULATED" in line
-    assert line.endswith("(stale)")
+    assert line.endswith(" | sim2 SIMULATED (stale)")  # after the columns: it moves none
 
 
 def test_a_tick_wider_than_the_terminal_goes_on_a_line_per_gpu() -> None:
     sample = a_sample(a_gpu(), a_gpu(index=1))
-    one = watch.human_line(sample)
-    assert watch.human_lines(sample, None) == [one]  # a pipe: one line per tick, for scripts
-    assert watch.human_lines(sample, len(one)) == [one]
-    host, gpu0, gpu1 = watch.human_lines(sample, 80)
+    one = watch_text.human_line(sample)
+    assert watch_text.Layout(sample, None).lines(sample) == [one]  # a pipe: one line per tick
+    assert watch_text.Layout(sample, len(one)).lines(sample) == [one]
+    host, gpu0, gpu1 = watch_text.Layout(sample, 80).lines(sample)
     assert host.endswith("swap 0.0/2.0GiB")
     assert len(host) <= 80
-    assert gpu0.startswith("  gpu0 97% tensor 12% 60.0/80.0GiB")
+    assert gpu0.startswith("  gpu0  97% tensor  12% 60.0/80.0GiB")
     assert gpu1.startswith("  gpu1 ")
 
 
-def test_a_gpu_s_last_xid_is_on_its_line_and_none_says_nothing() -> None:
-    line = watch.human_line(a_sample(a_gpu(), a_gpu(index=1, last_xid=79)))
-    assert "gpu1 97% tensor 12% 60.0/80.0GiB 71°C 655/700W XID 79" in line
+def test_a_narrow_terminal_loses_the_least_needed_columns_not_a_row_s_shape() -> None:
+    sample = a_sample(a_gpu(), a_gpu(index=1))
+    host, gpu0, _gpu1 = watch_text.Layout(sample, 40).lines(sample)
+    assert host.endswith(" | cpu  12% | mem  4.0/16.0GiB")  # per-core, clock, load, swap out
+    assert gpu0 == "  gpu0  97% tensor  12% 60.0/80.0GiB"  # temperature and power left out
+    assert max(len(host), len(gpu0)) <= 40
+
+
+def test_the_tensor_column_is_kept_for_the_second_tick_and_nothing_moves() -> None:
+    """GPM compares two samples: the first tick has no tensor figure yet, only a place for it."""
+    pending = a_gpu(activity=Unknown(FIRST))
+    first, second = a_sample(pending), a_sample(a_gpu())
+    layout = watch_text.Layout(first, None)
+    before, after = layout.lines(first)[0], layout.lines(second)[0]
+    assert "tensor   ?%" in before
+    assert "tensor  12%" in after
+    assert len(before) == len(after)
+    assert before.index("60.0/80.0GiB") == after.index("60.0/80.0GiB")
+    without = a_gpu(activity=Unknown("needs a Hopper or newer GPU (H100, H200, GH200, B200)"))
+    assert "tensor" not in watch_text.human_line(a_sample(without))  # never coming: no column
+
+
+def test_a_gpu_s_last_xid_comes_after_the_columns_and_none_says_nothing() -> None:
+    line = watch_text.human_line(a_sample(a_gpu(), a_gpu(index=1, last_xid=79)))
+    assert line.endswith(" | gpu1 XID 79")
     assert line.count("XID") == 1
+    sample = a_sample(a_gpu(), a_gpu(index=1, last_xid=79))
+    assert watch_text.Layout(sample, 80).lines(sample)[2].endswith("655/700W XID 79")
 
 
 def test_human_line_says_no_swap_in_two_words() -> None:
@@ -135,7 +162,7 @@ def test_human_line_says_no_swap_in_two_words() -> None:
     sample = dataclasses.replace(
         sample, memory=dataclasses.replace(sample.memory, swap_total_bytes=0, swap_used_bytes=0)
     )
-    assert watch.human_line(sample).endswith("no swap")
+    assert watch_text.human_line(sample).endswith("no swap")
 
 
 def test_human_line_summarises_many_cores() -> None:
@@ -143,7 +170,7 @@ def test_human_line_summarises_many_cores() -> None:
         a_sample(),
         cpu=CpuSample(50.0, tuple(float(i) for i in range(64)), 3000.0, NOT_SUPPORTED, 1.0),
     )
-    assert "[cores 0-63%] 3000MHz load ?" in watch.human_line(sample)
+    assert "[cores 0-63%] 3000MHz load     ?" in watch_text.human_line(sample)
 
 
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
@@ -219,6 +246,46 @@ def test_watch_human_count_2() -> None:
     lines = out.splitlines()
     assert len(lines) == 2
     assert all(" | cpu " in line and " | mem " in line for line in lines)
+
+
+def watch_hgx(tmp_path: Path, **env: str) -> list[str]:
+    """Two ticks of ``gpu-tui watch`` to a pipe, on a recorded 8-GPU H100 under the real
+    binding, training (its GPM gives the tensor figure from the second tick)."""
+    shim = tmp_path / "shim"
+    simulated_binding.install_as_pynvml(shim)
+    base = environment(tmp_path / "data", **env)
+    done = subprocess.run(
+        command("watch", "--count", "2", "--interval", "0.1"),
+        env=simulated_binding.environment(
+            shim, reading="hgx_h100_8gpu", add=("hgx_h100_8gpu_training",), base=base
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout.splitlines()
+
+
+def test_watch_to_a_pipe_fits_columns_and_keeps_its_columns_from_the_first_tick(
+    tmp_path: Path,
+) -> None:
+    lines = watch_hgx(tmp_path, COLUMNS="80")
+    assert len(lines) == 2 * (1 + 8)  # each tick: the host's line, then one per GPU
+    assert max(map(len, lines)) <= 80
+    first, second = lines[1], lines[10]  # gpu0 on each tick
+    assert "tensor   ?%" in first  # GPM compares two samples: the place is kept on the first
+    assert "tensor  42%" in second
+    assert [first.index(word) for word in ("tensor", "GiB", "W")] == [
+        second.index(word) for word in ("tensor", "GiB", "W")
+    ]
+
+
+def test_watch_to_a_pipe_without_columns_is_one_whole_line_per_tick(tmp_path: Path) -> None:
+    first, second = watch_hgx(tmp_path)
+    assert len(first) == len(second) > 80  # a script reads whole lines
+    assert first.index(" | gpu7 ") == second.index(" | gpu7 ")
 
 
 @pytest.mark.parametrize(

@@ -257,7 +257,8 @@ def test_a_port_in_use_is_one_line_and_exit_2(private_data_dir: Path) -> None:
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if "in use" in line]
     assert errors == [
-        "gpu-tui: the rendezvous port is in use (OSError: [Errno 98] Address already in use)"
+        "gpu-tui bench: error: the rendezvous port is in use "
+        "(OSError: [Errno 98] Address already in use)"
     ]
     assert "Traceback" not in done.stderr
 
@@ -266,4 +267,5 @@ def test_a_port_in_use_is_one_line_and_exit_2(private_data_dir: Path) -> None:
 def test_cuda_without_a_gpu_is_one_line_and_exit_2(private_data_dir: Path) -> None:
     done = comm(private_data_dir, "--device", "cuda")
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1].startswith("gpu-tui: no CUDA GPU is visible")
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("gpu-tui bench: error: no CUDA GPU is visible")

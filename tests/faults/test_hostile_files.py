@@ -283,7 +283,7 @@ def test_the_cli_refuses_a_bad_baseline_in_one_line_before_anything_runs(
     code = main(bench(path, tripwire[0]))
     out, err = capsys.readouterr()
     assert_refused_before_running(code, out, err, tripwire[1], data_dir)
-    assert err.startswith(f"gpu-tui: {path}: ")
+    assert err.startswith(f"gpu-tui bench: error: {path}: ")
     assert problem in err
 
 
@@ -335,7 +335,7 @@ def test_a_baseline_that_is_no_regular_file_is_refused_without_reading_it(
     path, problem = special(kind, tmp_path)
     done = run_cli(bench(path, tripwire[0]), data_dir)
     assert_refused_before_running(done.returncode, done.stdout, done.stderr, tripwire[1], data_dir)
-    assert done.stderr == f"gpu-tui: {path}: {problem}\n"
+    assert done.stderr == f"gpu-tui bench: error: {path}: {problem}\n"
 
 
 def test_a_file_name_with_control_characters_is_shown_escaped(
@@ -345,7 +345,8 @@ def test_a_file_name_with_control_characters_is_shown_escaped(
     code = main(bench(path, tripwire[0]))
     out, err = capsys.readouterr()
     assert_refused_before_running(code, out, err, tripwire[1], data_dir)
-    assert err.startswith(f"gpu-tui: {tmp_path}/run\\x1b[2J\\n.json: is not a gpu-tui bench")
+    escaped = f"{tmp_path}/run\\x1b[2J\\n.json"
+    assert err.startswith(f"gpu-tui bench: error: {escaped}: is not a gpu-tui bench")
 
 
 # --- the store's loader ------------------------------------------------------------------------

@@ -114,7 +114,7 @@ INPUTS = [
     ),
     _cost("--cloud-price", "between $0.01 and $1,000", ("0", "0.0099", "1000.01"), ("0.01", "1e3")),
     _cost(
-        "--utilization",
+        "--utilisation",  # its first spelling, --utilization, is the same option
         "between 0.1% and 100%",
         ("0", "0.0009", "0.09%", "100.1%", "1.01", "50", "1e-320"),
         ("0.001", "0.1%", "100%", "1", "50 %"),

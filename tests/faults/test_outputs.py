@@ -90,7 +90,8 @@ def refused_before_running(done: subprocess.CompletedProcess[str], data: Path) -
 def test_out_in_a_folder_that_does_not_exist_is_refused_before_running(tmp_path: Path) -> None:
     done = bench(tmp_path, "--out", str(tmp_path / "nowhere" / "run.json"))
     line = refused_before_running(done, tmp_path / "data")
-    assert line == f"gpu-tui: cannot write {tmp_path}/nowhere/run.json: the folder " + (
+    assert line == (
+        f"gpu-tui bench: error: cannot write {tmp_path}/nowhere/run.json: the folder "
         f"{tmp_path}/nowhere does not exist"
     )
 
@@ -100,13 +101,13 @@ def test_out_in_a_folder_that_cannot_be_written_is_refused_before_running(
 ) -> None:
     done = bench(tmp_path, "--out", str(closed_folder / "run.json"))
     line = refused_before_running(done, tmp_path / "data")
-    assert line.startswith(f"gpu-tui: cannot write {closed_folder}/run.json: ")
+    assert line.startswith(f"gpu-tui bench: error: cannot write {closed_folder}/run.json: ")
 
 
 def test_out_that_is_a_directory_is_refused_before_running(tmp_path: Path) -> None:
     done = bench(tmp_path, "--out", str(tmp_path))
     assert refused_before_running(done, tmp_path / "data") == (
-        f"gpu-tui: {tmp_path} is a directory; give a file name"
+        f"gpu-tui bench: error: {tmp_path} is a directory; give a file name"
     )
 
 
@@ -173,7 +174,7 @@ def test_out_to_a_device_never_replaces_it(tmp_path: Path) -> None:
 def test_a_full_device_costs_a_warning_and_exit_1_not_the_results(tmp_path: Path) -> None:
     done = bench(tmp_path, "--json", "--out", "/dev/full")
     assert done.returncode == 1
-    assert "gpu-tui: error: cannot write /dev/full: No space left on device" in done.stderr
+    assert "gpu-tui bench: error: cannot write /dev/full: No space left on device" in done.stderr
     assert results_in(done.stdout) >= 1
     assert saved_runs(tmp_path / "data")[0]["results"]
 
@@ -205,7 +206,7 @@ def test_a_disk_that_fills_up_mid_run_costs_warnings_not_the_run(tmp_path: Path)
     warnings = [line for line in done.stderr.splitlines() if "File too large" in line]
     assert len(warnings) == 3, done.stderr  # store and --out once each, then the final error
     assert any("cannot save to the results store" in line for line in warnings)
-    assert warnings[-1] == f"gpu-tui: error: cannot write {out}: File too large"
+    assert warnings[-1] == f"gpu-tui bench: error: cannot write {out}: File too large"
 
 
 def test_a_store_that_is_not_a_folder_costs_one_warning(tmp_path: Path) -> None:
@@ -216,7 +217,8 @@ def test_a_store_that_is_not_a_folder_costs_one_warning(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     store_lines = [line for line in done.stderr.splitlines() if "results store" in line]
     assert len(store_lines) == 1, done.stderr
-    assert store_lines[0].startswith(f"gpu-tui: warning: cannot save to the results store {data}")
+    warning = f"gpu-tui bench: warning: cannot save to the results store {data}"
+    assert store_lines[0].startswith(warning)
     assert results_in(done.stdout) == results_in(out.read_text()) >= 1
     assert "saved:" not in done.stderr
 

@@ -282,7 +282,7 @@ def test_the_console_says_a_warning_once_with_its_detail() -> None:
     stream = io.StringIO()
     Progress(stream).show(m.RunWarning("the clocks ramped late", "the first rows are slower"))
     assert stream.getvalue() == (
-        "gpu-tui: warning: the clocks ramped late (the first rows are slower)\n"
+        "gpu-tui bench: warning: the clocks ramped late (the first rows are slower)\n"
     )
 
 

@@ -14,6 +14,8 @@ SKIP = "skip"
 """Verdicts. A warning is worth reading but does not fail the node; a skipped check could not
 be read here and says why."""
 VERDICTS = (OK, WARN, FAIL, SKIP)
+STATUS_WIDTH = 5
+"""Where a finding's text starts on its line, after the status word (``WARN ``, ``OK   ``)."""
 
 HEALTHY = 0
 FAILED = 1
@@ -42,7 +44,7 @@ class Finding:
         where = f"gpu{self.gpu} " if self.gpu is not None else ""
         if len(gpus) > 1:
             where = f"gpu{gpu_list(gpus)} "
-        text = f"{self.verdict.upper():4} {where}{self.check}: {self.reading}"
+        text = f"{self.verdict.upper():{STATUS_WIDTH}}{where}{self.check}: {self.reading}"
         if self.expected and self.verdict != OK:
             text += f" (should be {self.expected})"
         if self.verdict in (WARN, FAIL, SKIP) and self.why:

@@ -176,6 +176,15 @@ def test_cost_json_reproduces_the_reference(capsys: pytest.CaptureFixture[str]) 
     assert all(data["input_sources"].values())
 
 
+@pytest.mark.parametrize("flag", ["--utilisation", "--utilization"])
+def test_utilisation_is_spelt_as_shown_and_as_it_was(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The flag takes the spelling every screen uses; scripts written with the first one work."""
+    data = run_json(["--cost", flag, "40%"], capsys)
+    assert [r["utilization"] for r in data["utilizations"]] == [0.4]  # JSON keys unchanged
+
+
 def test_cost_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(
         [
@@ -230,6 +239,9 @@ def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]
         (["--fit", "8B", "--cloud-price", "3"], "--cloud-price does not apply to --fit"),
         (["--fit", "8B", "--maintenance", "0.2"], "--maintenance does not apply to --fit"),
         (["--cost", "--context", "5"], "--context does not apply to --cost"),
+        (["--fit", "8B", "--utilisation", "0.5"], "--utilisation does not apply to --fit"),
+        (["--fit", "8B", "--utilization", "0.5"], "--utilisation does not apply to --fit"),
+        (["--cost", "--utilisation", "150"], "utilisation must be"),
         (["--cost", "--utilization", "150"], "utilisation must be"),
         (["--cost", "--utilization", "abc"], "utilisation must be between 0.1% and 100%"),
         (["--cost", "--pue", "0.5"], "pue must be between"),
