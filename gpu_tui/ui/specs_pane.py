@@ -6,20 +6,22 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
-from gpu_tui.core.check.findings import Report
-from gpu_tui.core.check.health_sheet import health_section
+from gpu_tui.core.check.findings import WARN, Report
+from gpu_tui.core.check.health_sheet import health_section, verdict_words
 from gpu_tui.core.devices.compare import Comparison, compare_accelerator, compare_cpu
 from gpu_tui.core.devices.explain import explain
+from gpu_tui.core.devices.machine_summary import machine_summary
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.spec_rows import SpecRow, SpecSection
 from gpu_tui.core.devices.spec_sheet import spec_sheet, wrap_value
@@ -67,7 +69,9 @@ class SpecsPane(Pane, can_focus=False):
 
     def compose(self) -> ComposeResult:
         with Horizontal():
-            yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
+            with Vertical(id="spec-left"):
+                yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
+                yield Static(id="spec-machine")  # shown on a wide screen only
             with Vertical(id="spec-main"):
                 yield SpecTable(id="spec-table", cursor_type="row", zebra_stripes=True)
                 yield ReadingBox(text_id="spec-explain", id="spec-explain-box")
@@ -78,6 +82,7 @@ class SpecsPane(Pane, can_focus=False):
         table.add_column("Field", key="field", width=FIELD_WIDTH)
         table.add_column("Value", key="value")
         self.query_one("#spec-devices", OptionList).border_title = "Devices"
+        self.query_one("#spec-machine", Static).border_title = "This machine"
         self.query_one("#spec-compare", CompareBars).border_title = "How it compares"
 
     def focus(self, scroll_visible: bool = True) -> SpecsPane:
@@ -101,6 +106,23 @@ class SpecsPane(Pane, can_focus=False):
         devices.add_options(_device_option(i, s) for i, s in enumerate(self.sections))
         devices.highlighted = 0
         self.show_section(0)
+        self._show_machine()
+
+    def _show_machine(self) -> None:
+        """The machine in a few lines under the list, with the health check's verdict."""
+        if self.inventory is None:
+            return
+        lines = machine_summary(self.inventory)
+        if self.health is not None:
+            warnings = self.health.count(WARN)
+            noted = f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""
+            lines.append(("Health", verdict_words(self.health) + noted))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(ratio=1)  # a long value wraps under itself, not under the labels
+        for label, value in lines:
+            grid.add_row(label, value)
+        self.query_one("#spec-machine", Static).update(grid)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "spec-devices" and event.option_index < len(self.sections):
@@ -181,6 +203,7 @@ class SpecsPane(Pane, can_focus=False):
         self.checking = False
         self.health = report
         self._replace_health(health_section(report))
+        self._show_machine()
 
     def worker_failed(self, worker: object) -> None:
         self.checking = False
@@ -257,19 +280,24 @@ class SpecsPane(Pane, can_focus=False):
 
 
 def _other_fields(section: SpecSection, shown: SpecRow) -> Text:
-    """The section's other fields and their meanings, in the table's order (a meaning that
-    several fields share is given once, with the first of them)."""
+    """The section's other fields in the table's order, each with its meaning (a meaning that
+    several fields share is given once, with the first of them; a field without one gives its
+    value) and its note (its basis, or a finding's fix)."""
     text = Text()
     told = {shown.key}
     for spec_row in section.rows:
-        meaning = explain(spec_row.key)
-        if not meaning or spec_row.key in told:
+        if spec_row is shown:
+            continue
+        meaning = "" if spec_row.key in told else explain(spec_row.key)
+        if not meaning and not spec_row.note:
             continue
         told.add(spec_row.key)
         if not text:
             text.append(f"\n\nThe other fields of {section.label or section.title}", style="dim")
         text.append(f"\n{spec_row.label}: ", style="bold")
-        text.append(meaning)
+        text.append(meaning or f"{spec_row.value}.")
+        if spec_row.note:
+            text.append(f" {spec_row.note}", style="italic")
     return text
 
 

@@ -12,7 +12,8 @@ from textual.widgets import DataTable, OptionList, Static
 from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.spec_sheet import wrap_value
-from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.core.devices import discover
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.widgets.textual_internals import screen_strips
@@ -272,3 +273,40 @@ async def test_the_health_check_runs_when_opened_and_names_the_fault_first(
         await until(pilot, lambda: measured.is_set() and not pane.checking, "the re-check")
         assert pane.health is not None
         assert pane.health.exit_status == 1
+
+
+def summary_words(machine: Static) -> str:
+    """The summary's text without its border, lines joined by spaces."""
+    rows = machine.render_lines(machine.region.reset_offset)
+    inner = [strip.text[machine.gutter.left : -machine.gutter.right] for strip in rows]
+    return re.sub(r"\s+", " ", " ".join(inner))
+
+
+async def test_at_160x48_the_machine_is_summed_up_under_the_list_and_the_checks_explained(
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=("hgx_h100_8gpu_topology",))
+    inventory = discover(nvml=library.binding)  # the driver's details and the topology too
+    app = make_app(AppConfig(demo=False, discover=lambda: inventory, nvml=library.binding))
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(SpecsPane)
+        machine = app.query_one("#spec-machine", Static)
+        await until(pilot, lambda: bool(pane.sections), "the sheet")
+        await pilot.pause()
+        devices = app.query_one("#spec-devices", OptionList)
+        assert devices.size.height <= devices.option_count + 3  # as tall as its entries …
+        assert machine.display
+        assert machine.size.height > 8  # … and the machine under it
+        words = summary_words(machine)
+        assert "8 × H100 80GB HBM3" in words
+        assert "NVLink 4.0 via NVSwitch" in words
+        assert "CUDA up to" in words
+        await pilot.press("end")  # the health check: every check's meaning in the box
+        await until(pilot, lambda: pane.health is not None, "the check done")
+        await until(pilot, lambda: "pcie-link:" in explanation(app), "the checks explained")
+        assert explain("check-pcie-link") in re.sub(r"\s+", " ", explanation(app))
+        await until(pilot, lambda: "Health" in summary_words(machine), "the verdict there too")
+    app = app_factory(demo=False, nvml=library.binding)
+    async with app.run_test(size=(80, 24)) as pilot:  # no room: the list alone
+        await until(pilot, lambda: bool(app.query_one(SpecsPane).sections), "the sheet")
+        assert not app.query_one("#spec-machine", Static).display

@@ -140,10 +140,77 @@ EXPLANATIONS: dict[str, str] = {
         "NVML is the NVIDIA Management Library that ships with the driver; gpu-tui reads all "
         "NVIDIA specs and live readings through it (package nvidia-ml-py)."
     ),
+    "backend.nvml.driver_version": (
+        "The NVIDIA kernel driver's version. Its first number is the branch (565.57.01 is "
+        "on the R565 branch): the branch decides which CUDA releases run and which NVML readings exist, and "
+        "every GPU in a cluster should run the same one."
+    ),
+    "backend.nvml.cuda_driver_version": (
+        "The newest CUDA this driver runs. A program built with a newer CUDA toolkit (PyTorch "
+        "wheels name theirs, such as cu124) fails to start on an older driver; an older "
+        "toolkit runs fine."
+    ),
+    "backend.nvml.nvml_version": (
+        "The version of the management library itself; it ships with the driver, so it "
+        "follows the driver's version."
+    ),
     "backend.simulated": (
         "--demo adds a SIMULATED accelerator so the panes can be shown on a machine with no "
         "GPU. Its numbers are modelled on a real product and its readings are synthetic."
     ),
+    # What each health check looks at (the Specs pane's Health check rows, check-<name>).
+    "check-driver": "Whether the driver answers, its version, and whether torch can use the GPUs.",
+    "check-gpus": "Whether every GPU the driver lists can be opened and read.",
+    "check-cpu-governor": (
+        "The CPU frequency governor: 'powersave' keeps cores slow, which starves the GPUs of "
+        "input (data loading, kernel launches)."
+    ),
+    "check-cpu-turbo": "Whether the CPU may boost past its base clock.",
+    "check-cpu-clock": "The clock the cores hold with all of them busy, measured.",
+    "check-pcie-link": (
+        "The PCIe generation and width the GPU runs at, against the most it and its slot can "
+        "do: a GPU trained down to x8 or Gen3 copies to and from the host at a half or less."
+    ),
+    "check-nvlink": "How many of the GPU's NVLinks are up: a link down slows every all-reduce.",
+    "check-ecc": (
+        "Error-correcting memory: on, and how many errors it has corrected or could not; "
+        "uncorrected errors kill jobs."
+    ),
+    "check-remapped-rows": (
+        "Memory rows the GPU has swapped for spares after errors; a pending remap needs a "
+        "GPU reset, and a failed one means the GPU should be replaced."
+    ),
+    "check-retired-pages": (
+        "Memory pages retired after errors (GPUs before the A100; newer ones remap rows)."
+    ),
+    "check-clocks": (
+        "Whether something holds the clocks back now: the power cap, heat, or a slowdown "
+        "the driver applies (idle is fine)."
+    ),
+    "check-temperature": "The GPU's temperature against the point where it starts to slow down.",
+    "check-power-limit": (
+        "The power limit set against the card's default: a lowered cap lowers the clocks "
+        "under load."
+    ),
+    "check-persistence": (
+        "Persistence mode keeps the driver loaded between jobs, so the first CUDA call does "
+        "not wait for the GPU to initialise."
+    ),
+    "check-fabric": (
+        "On NVSwitch systems, whether the GPU has joined the fabric; until it has, NVLink "
+        "between GPUs does not work."
+    ),
+    "check-mig": "Whether the GPU is split into MIG instances (each a slice of the GPU).",
+    "check-xid": (
+        "Xid errors: the driver's error codes for a GPU in trouble, while checking and in the "
+        "kernel log."
+    ),
+    "check-p2p": "Whether the GPUs can read each other's memory directly (peer-to-peer).",
+    "check-all-reduce": "A measured all-reduce across the GPUs against what their links allow.",
+    "check-gpu-measurements": "Why the GPU's speed was not measured.",
+    "check-gemm": "Measured matrix-multiply speed against the GPU's datasheet peak.",
+    "check-bandwidth": "Measured memory bandwidth against the GPU's datasheet figure.",
+    "check-host-copies": "Measured copies between host and GPU against the PCIe link's rate.",
 }
 
 

@@ -244,7 +244,7 @@ def backend_section(status: BackendStatus) -> SpecSection:
     if status.fix:
         rows.append(SpecRow(f"backend.{status.name}", "Fix", status.fix))
     rows.extend(
-        SpecRow(f"backend.{status.name}", _detail_label(key), value)
+        SpecRow(f"backend.{status.name}.{key}", _detail_label(key), value)
         for key, value in status.details.items()
     )
     return SpecSection(label, tuple(rows), problem=not status.available)
