@@ -10,9 +10,9 @@ import pytest
 from textual.widgets import DataTable, OptionList, Static
 
 from gpu_tui.core.bench.document import RunDocument
+from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.explain import explain
 from gpu_tui.core.devices.spec_sheet import wrap_value
-from gpu_tui.core.devices import discover
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.specs_pane import SpecsPane
 from gpu_tui.ui.widgets.reading_box import ReadingBox

@@ -142,8 +142,8 @@ EXPLANATIONS: dict[str, str] = {
     ),
     "backend.nvml.driver_version": (
         "The NVIDIA kernel driver's version. Its first number is the branch (565.57.01 is "
-        "on the R565 branch): the branch decides which CUDA releases run and which NVML readings exist, and "
-        "every GPU in a cluster should run the same one."
+        "on the R565 branch): the branch decides which CUDA releases run and which NVML "
+        "readings exist, and every GPU in a cluster should run the same one."
     ),
     "backend.nvml.cuda_driver_version": (
         "The newest CUDA this driver runs. A program built with a newer CUDA toolkit (PyTorch "

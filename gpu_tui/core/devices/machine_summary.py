@@ -1,6 +1,7 @@
 """This machine in a few short lines: the CPU, memory, GPUs grouped by model with their memory
-and dense BF16 peak (no 2:4 sparsity) in all, how the GPUs are linked, and the driver. The Specs pane shows it
-under its device list on a wide screen, where the list alone would leave the column empty."""
+and dense BF16 peak (no 2:4 sparsity) in all, how the GPUs are linked, and the driver. The Specs
+pane shows it under its device list on a wide screen, where the list alone would leave the
+column empty."""
 
 from __future__ import annotations
 
