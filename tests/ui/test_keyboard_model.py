@@ -395,3 +395,19 @@ async def test_j_and_k_move_through_lists_and_tables_as_down_and_up(
         start = catalog.cursor_row
         await pilot.press("j", "j")
         assert catalog.cursor_row == start + 2
+
+
+@pytest.mark.parametrize(("size", "stacked"), [((80, 24), True), ((160, 48), False)])
+async def test_the_keys_screen_stacks_its_columns_on_a_narrow_screen(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], stacked: bool
+) -> None:
+    """At 80 columns two columns would wrap every description; one under the other, they fit."""
+    app = app_factory(pane="monitor")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        first, second = app.screen.query(".keys-column")
+        assert (first.region.x == second.region.x) is stacked
+        assert (second.region.y > first.region.y) is stacked

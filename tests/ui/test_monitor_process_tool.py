@@ -5,6 +5,7 @@ a real child process."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from gpu_tui.ui.keys_screen import KeysScreen
 from gpu_tui.ui.monitor.process_dialogs import SignalDialog
 from gpu_tui.ui.monitor.process_table import ProcessTable
 from gpu_tui.ui.monitor_pane import MonitorPane
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.conftest import SimulatedNvml
 from tests.polling import until
 from tests.ui.conftest import fixed_inventory
@@ -169,3 +171,23 @@ async def test_t_draws_the_processes_under_their_host_parents_and_back(
         await pilot.press("t")
         await until(pilot, lambda: len(table.rows_shown) == 2, "the list again")
         assert not pane.as_tree
+
+
+async def test_the_filter_dialog_asks_its_question_whole_above_the_field(
+    simulated_nvml: SimulatedNvml,
+    child: subprocess.Popen[bytes],
+) -> None:
+    app = monitor(simulated_nvml, child.pid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.query_one(ProcessTable)
+        await until(pilot, lambda: len(table.rows_shown) == 2, "two processes")
+        await pilot.press("slash")
+        await pilot.pause()
+        box = app.screen.query_one(".monitor-dialog").content_region
+        strips = screen_strips(app.screen)[box.y : box.bottom]
+        words = re.sub(r"\s+", " ", " ".join(s.crop(box.x, box.right).text for s in strips))
+        question = "whose row holds a user, a PID or part of a command:"
+        assert question in words  # one sentence, not split around the field
+        field = app.screen.query_one("#filter-input")
+        assert words.index(question) < words.index("Enter shows them")
+        assert field.region.y > app.screen.query_one(".dialog-title").region.y

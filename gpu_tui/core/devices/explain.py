@@ -211,6 +211,9 @@ EXPLANATIONS: dict[str, str] = {
     "check-gemm": "Measured matrix-multiply speed against the GPU's datasheet peak.",
     "check-bandwidth": "Measured memory bandwidth against the GPU's datasheet figure.",
     "check-host-copies": "Measured copies between host and GPU against the PCIe link's rate.",
+    "check-cpu-gemm": "Measured matrix-multiply speed on the CPU against its computed peak.",
+    "check-cpu-bandwidth": "Measured memory bandwidth on the CPU.",
+    "check-cpu-host-copies": "Measured copies within host memory.",
 }
 
 

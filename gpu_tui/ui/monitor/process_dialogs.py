@@ -27,12 +27,13 @@ class FilterDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="monitor-dialog"):
-            yield Label("Show the processes whose row holds", classes="dialog-title")
+            yield Label(
+                "Show only the processes whose row holds a user, a PID or part of a command:",
+                classes="dialog-title",
+            )
             yield Field(self.current, id="filter-input", enter_edits=False)
             yield Label(
-                "a user, a PID or part of a command; Enter shows them, an empty line shows all, "
-                "Esc closes",
-                classes="dialog-hint",
+                "Enter shows them · an empty line shows all · Esc closes", classes="dialog-hint"
             )
 
     def on_mount(self) -> None:
