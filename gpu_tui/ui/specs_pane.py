@@ -29,11 +29,12 @@ from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.compare_bars import CompareBars
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.scroll_hint import ScrollHint
 
 FIELD_WIDTH = 18
 
 
-class SpecTable(DataTable[object]):
+class SpecTable(ScrollHint, DataTable[object]):
     """The sheet's table. Its width changes without the pane's (the comparison bars beside it
     come and go with the section): each change is posted, so the rows are refitted to it."""
 
@@ -42,6 +43,25 @@ class SpecTable(DataTable[object]):
 
     def on_resize(self) -> None:
         self.post_message(self.Resized())
+
+    def hint_counts(self) -> tuple[int, int]:
+        top = self.scroll_y
+        bottom = top + self.scrollable_content_region.height - self.header_height
+        above = below = start = 0
+        for row in self.ordered_rows:  # rows may be taller than one line (wrapped values)
+            end = start + row.height
+            above += end <= top
+            below += start >= bottom
+            start = end
+        return above, below
+
+
+class DeviceList(ScrollHint, OptionList):
+    """The sheet's sections; it has the keyboard when the pane is shown (and its border no
+    room for more than where the rest lies)."""
+
+    HINT_UNIT = ""
+    HINT_REACH = ""
 
 
 class SpecsPane(Pane, can_focus=False):
@@ -70,7 +90,7 @@ class SpecsPane(Pane, can_focus=False):
     def compose(self) -> ComposeResult:
         with Horizontal():
             with Vertical(id="spec-left"):
-                yield OptionList(Option("Reading hardware…", disabled=True), id="spec-devices")
+                yield DeviceList(Option("Reading hardware…", disabled=True), id="spec-devices")
                 yield Static(id="spec-machine")  # shown on a wide screen only
             with Vertical(id="spec-main"):
                 yield SpecTable(id="spec-table", cursor_type="row", zebra_stripes=True)

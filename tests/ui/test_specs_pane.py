@@ -310,3 +310,29 @@ async def test_at_160x48_the_machine_is_summed_up_under_the_list_and_the_checks_
     async with app.run_test(size=(80, 24)) as pilot:  # no room: the list alone
         await until(pilot, lambda: bool(app.query_one(SpecsPane).sections), "the sheet")
         assert not app.query_one("#spec-machine", Static).display
+
+
+async def test_at_80x24_the_borders_say_how_many_rows_lie_out_of_sight(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down")  # the simulated H100: 28 rows, a few in sight
+        table = app.query_one("#spec-table", DataTable)
+        await until(pilot, lambda: bool(table.border_subtitle), "the table's hint")
+        hint = str(table.border_subtitle)
+        below = int(re.fullmatch(r"↓ (\d+) more rows: Enter, then ↑↓", hint)[1])  # type: ignore[index]
+        assert 0 < below < table.row_count
+        await pilot.press("enter", "pagedown")  # into the table, a page down
+        await until(pilot, lambda: str(table.border_subtitle).startswith("↑ "), "rows above")
+        above, after = map(int, re.findall(r"\d+", str(table.border_subtitle)))
+        assert above > 0
+        assert after < below
+        assert str(table.border_subtitle).endswith("more rows")  # it has the keyboard now
+    app = app_factory()
+    async with app.run_test(size=(160, 48)) as pilot:  # every row in sight: nothing to say
+        await pilot.pause()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert not app.query_one("#spec-table", DataTable).border_subtitle

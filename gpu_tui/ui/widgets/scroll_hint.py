@@ -1,0 +1,54 @@
+"""A scrolling list's or table's bottom border says what lies out of sight, and how to reach it:
+``↑ 9 · ↓ 12 more rows`` while it has the keyboard, ``↓ 21 more rows: Enter, then ↑↓`` when
+another widget has it. Nothing when everything fits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.scroll_view import ScrollView
+
+    _Base = ScrollView
+else:
+    _Base = object  # a plain mixin: a second Widget base would lose the widget's CSS parts
+
+
+class ScrollHint(_Base):
+    """Mix into a ScrollView (DataTable, OptionList) before the widget class."""
+
+    HINT_UNIT = "rows"
+    """What is counted; empty: the hint says only where more lies (``↓ more``)."""
+    HINT_REACH = "Enter, then ↑↓"
+    """How to reach the rest from elsewhere; empty when the widget usually has the keyboard."""
+
+    def hint_counts(self) -> tuple[int, int]:
+        """How much lies above and below the view: lines unless a subclass counts rows."""
+        return round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
+
+    def show_hint(self) -> None:
+        above, below = self.hint_counts()
+        if not above and not below:
+            self.border_subtitle = None
+            return
+        count = bool(self.HINT_UNIT)
+        where = [f"↑ {above}" if count else "↑"] if above else []
+        where += [f"↓ {below}" if count else "↓"] if below else []
+        text = f"{' · '.join(where)} more {self.HINT_UNIT}".rstrip()
+        if self.HINT_REACH and not self.has_focus:
+            text += f": {self.HINT_REACH}"
+        self.border_subtitle = text
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_hint)
+
+    def watch_virtual_size(self) -> None:
+        self.call_after_refresh(self.show_hint)  # new content is measured a pass later
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.show_hint()
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        super().watch_has_focus(has_focus)
+        self.show_hint()
