@@ -36,24 +36,14 @@ FIELD_WIDTH = 18
 
 class SpecTable(ScrollHint, DataTable[object]):
     """The sheet's table. Its width changes without the pane's (the comparison bars beside it
-    come and go with the section): each change is posted, so the rows are refitted to it."""
+    come and go with the section): each change is posted, so the rows are refitted to it.
+    The keyboard reaches it from the device list by Enter."""
 
     class Resized(Message):
         pass
 
     def on_resize(self) -> None:
         self.post_message(self.Resized())
-
-    def hint_counts(self) -> tuple[int, int]:
-        top = self.scroll_y
-        bottom = top + self.scrollable_content_region.height - self.header_height
-        above = below = start = 0
-        for row in self.ordered_rows:  # rows may be taller than one line (wrapped values)
-            end = start + row.height
-            above += end <= top
-            below += start >= bottom
-            start = end
-        return above, below
 
 
 class DeviceList(ScrollHint, OptionList):

@@ -177,6 +177,11 @@ async def test_keyboard_alone_chooses_reads_and_plots_at_80x24(data_dir: Path) -
         table = pane.query_one(ResultsTable)
         assert table.row_count == 23
         assert app.focused is table
+        # Not every row fits: the border says how many lie below.
+        await until(pilot, lambda: bool(table.border_subtitle), "the rows-below hint")
+        below = int(str(table.border_subtitle).split()[1])
+        assert str(table.border_subtitle) == f"↓ {below} more rows"
+        assert 0 < below < 23
         await pilot.press("down", "down")
         detail = str(pane.query_one("#bench-detail", Static).render())
         assert "1024×1024 fp32" in detail

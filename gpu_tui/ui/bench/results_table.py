@@ -20,6 +20,7 @@ from textual.widgets import DataTable
 from gpu_tui.core.bench import result_text as rt
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
+from gpu_tui.ui.widgets.scroll_hint import ScrollHint
 
 CELL_PADDING = 2
 """Each column's cell padding (one space either side)."""
@@ -118,8 +119,11 @@ def _narrowest(text: str, wraps_at: str) -> int:
     return max((len(part) + (wraps_at != " ") for part in text.split(wraps_at)), default=0)
 
 
-class ResultsTable(DataTable[Text]):
-    """Rows keyed by result key, so a rerun of the same measurement replaces its row."""
+class ResultsTable(ScrollHint, DataTable[Text]):
+    """Rows keyed by result key, so a rerun of the same measurement replaces its row; it has
+    the keyboard when the pane is shown."""
+
+    HINT_REACH = ""
 
     COMPONENT_CLASSES = {  # noqa: RUF012 — Textual API
         "results-table--over",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from textual.widgets import DataTable
+
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView
 
@@ -23,8 +25,18 @@ class ScrollHint(_Base):
     """How to reach the rest from elsewhere; empty when the widget usually has the keyboard."""
 
     def hint_counts(self) -> tuple[int, int]:
-        """How much lies above and below the view: lines unless a subclass counts rows."""
-        return round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
+        """How much lies above and below the view: a table's rows, another widget's lines."""
+        if not isinstance(self, DataTable):
+            return round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
+        top = self.scroll_y
+        bottom = top + self.scrollable_content_region.height - self.header_height
+        above = below = start = 0
+        for row in self.ordered_rows:  # rows may be taller than one line (wrapped values)
+            end = start + row.height
+            above += end <= top
+            below += start >= bottom
+            start = end
+        return above, below
 
     def show_hint(self) -> None:
         above, below = self.hint_counts()
