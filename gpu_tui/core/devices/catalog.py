@@ -199,7 +199,7 @@ HOPPER_WHITEPAPER = Source(
     "NVIDIA H100 SXM5 | H100 PCIe: Peak BF16 Tensor Core 989.4 TFLOPS | 1978.9 TFLOPS¹, "
     "756 TFLOPS | 1513 TFLOPS¹; Memory Interface 5120-bit HBM3 | 5120-bit HBM2e "
     "(¹ Effective TFLOPS / TOPS using the Sparsity feature)",
-    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (V1.04)",
+    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (v1.03)",
 )
 H100_DATASHEET = Source(
     "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
