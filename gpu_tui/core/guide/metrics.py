@@ -69,7 +69,7 @@ KEY_METRICS: tuple[Metric, ...] = (
         (_SCALING_ROOFLINE, _H100_WHITEPAPER, _H100_DATASHEET),
     ),
     Metric(
-        "TFLOPS per precision",
+        "TFLOP/s per precision",
         "Peak math rate per format: FP64, FP32, TF32, BF16, FP8, FP4.",
         "Training and prefill are compute-bound, so these set their ceiling.",
         "Check dense vs 2:4-sparse (sparse doubles the marketing figure) and Tensor Core vs "
@@ -79,7 +79,7 @@ KEY_METRICS: tuple[Metric, ...] = (
     Metric(
         "Tensor Cores / matrix units",
         "Dedicated matrix-multiply-accumulate units.",
-        "Deliver ~15× the CUDA-core FLOPS on an H100 (~990 vs ~66 TFLOPS).",
+        "Deliver ~15× the CUDA cores' FLOP/s on an H100 (~990 vs ~66 TFLOP/s).",
         "Only matmul-shaped work benefits; element-wise ops stay memory-bound.",
         (
             _SCALING_GPUS,
@@ -172,7 +172,7 @@ WHY_GPUS: tuple[Card, ...] = (
     Card(
         "Specialised instructions",
         (
-            "Tensor Cores: ~990 BF16 TFLOPS on an H100 vs ~66 from CUDA cores, about 15×.",
+            "Tensor Cores: ~990 BF16 TFLOP/s on an H100 vs ~66 from CUDA cores, about 15×.",
             "Each step down in precision doubles throughput: FP8 = 2× BF16; B200 adds FP4.",
             "2:4 structured sparsity doubles the marketing figure again: compare dense to dense.",
         ),
