@@ -721,7 +721,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Apple M4 Max (40-core GPU)", "Apple", "Apple9 GPU", 2024, 128, "LPDDR5X", 0.546, None,
         None, None, None, "Metal Apple9",
         cites(M4_MAX_NEWSROOM, memory_type=M4_WIKIPEDIA, compute=METAL_FEATURE_TABLES),
-        notes="Unified memory, up to 128 GB. Apple stopped publishing TFLOP/s figures (~16 estimated).",
+        notes="Unified memory, up to 128 GB. Apple stopped printing TFLOP/s (~16 estimated).",
     ),
 )
 # fmt: on
