@@ -382,6 +382,44 @@ COST_REFUSALS = [
 ]
 
 
+JARGON = ("capex", "neocloud", "u*", "colo ", "colo)", "Colo ", "Price seen", " ROI ")
+"""Words a cost view once used bare; each is now plain or glossed where it appears."""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_cost_words_are_plain_or_explained(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        labels = " ".join(str(label.render()) for label in app.query("#cost-form Label"))
+        shown = " ".join(
+            [labels, *(text_of(app, f"#{i}") for i in ("cost-results", "cost-source"))]
+        )
+        console = Console(width=size[0], record=True, file=io.StringIO())
+        console.print(app.query_one("#cost-tables", Static).content)
+        shown += console.export_text()
+        assert not [word for word in JARGON if word in shown]
+        assert "PUE (cooling ×)" in labels
+        # The words explained: after the verdict at 80 columns, under the form when wide.
+        wide = size[0] >= 110
+        terms = app.query_one("#cost-terms-side" if wide else "#cost-terms", Static)
+        assert terms.display and terms.region.height > 0 if wide else terms.display
+        assert not app.query_one("#cost-terms" if wide else "#cost-terms-box").display
+        glossary = str(terms.render())
+        for term in ("utilisation", "PUE", "colocation", "GPU clouds", "ROI"):
+            assert f"{term}: " in glossary
+        assert "power usage effectiveness" in glossary
+        # The focused input says what it is before where its value comes from.
+        app.query_one("#cost-pue", Input).focus()
+        await pilot.pause()
+        assert text_of(app, "#cost-source").startswith(
+            "PUE (cooling ×): PUE (power usage effectiveness): the whole site's power"
+        )
+
+
 async def test_cost_form_states_the_range_of_a_bad_number(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:

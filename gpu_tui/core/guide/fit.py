@@ -85,7 +85,6 @@ SOURCE_DRIVER_MEMORY = Source(
 )
 
 
-
 def units_note() -> str:
     """What the sizes are in (the unit shown), and how a published capacity reads in it."""
     if size_unit() == "decimal":
@@ -95,7 +94,7 @@ def units_note() -> str:
             "the bytes their driver reports."
         )
     return (
-        f"Sizes are in {gigabyte_meaning()}. Memory makers' \"GB\" are binary too (JEDEC), so a "
+        f'Sizes are in {gigabyte_meaning()}. Memory makers\' "GB" are binary too (JEDEC), so a '
         'published "80 GB" of HBM or GDDR reads 80.0 GiB here; this machine\'s devices show the '
         "bytes their driver reports."
     )

@@ -298,7 +298,7 @@ _INPUT_LABELS: dict[str, tuple[str, str]] = {
     "colo_usd_per_kw_year": ("colocation", "${:,.0f}/kW-yr"),
     "node_kw": ("node power (max)", "{:g} kW"),
     "idle_power_fraction": ("idle power", "{:.0%} of max"),
-    "pue": ("PUE", "{:g}"),
+    "pue": ("PUE (site ÷ IT power)", "{:g}"),
     "usd_per_kwh": ("electricity", "${:g}/kWh"),
 }
 
@@ -313,7 +313,8 @@ def cost_lines(report: cost.CostReport) -> list[str]:
         lines.append(f"    {label:<26} {value:>22}  [{i}]")
     lines += [
         "  Per GPU-year:",
-        f"    fixed: capex/life, maintenance, staff, colo, idle power  ${year.fixed_usd:,.0f}",
+        f"    fixed: hardware÷life, maintenance, staff, colocation, idle power  "
+        f"${year.fixed_usd:,.0f}",
         f"    variable: power above idle, with cooling  ${year.variable_usd:,.0f} × utilisation",
         "  Break-even utilisation (on-prem is cheaper above it):",
     ]
@@ -323,14 +324,15 @@ def cost_lines(report: cost.CostReport) -> list[str]:
         price = f"${v.price.usd_per_gpu_hour:.2f}/GPU-h"
         lines += [
             f"    {price:>14}  {verdict:>8}  {v.price.label}",
-            f"    {'':>14}  {'':>8}  seen {v.price.date}; {v.price.source}",
+            f"    {'':>14}  {'':>8}  price of {v.price.date}; {v.price.source}",
         ]
     prices = " ".join(
         f"{'vs $' + format(v.price.usd_per_gpu_hour, '.2f'):>9}" for v in report.prices
     )
     lines += [
-        "  On-prem cost per useful GPU-hour, and ROI over the life:",
-        f"      u    $/useful h  {prices}",
+        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI)",
+        "  of owning over the life against each cloud price:",
+        f"   util    $/useful h  {prices}",
     ]
     for row in report.utilizations:
         rois = " ".join(f"{r * 100:>8.0f}%" for r in row.roi_vs_prices)
@@ -352,6 +354,8 @@ def cost_lines(report: cost.CostReport) -> list[str]:
             for row in report.utilizations
             if row.usd_per_tflop_hour is not None
         ]
+    lines += ["  The words used above:"]
+    lines += [f"    {term}: {gloss}." for term, gloss in cost.TERMS]
     lines += [f"  Formulas: {cost.SOURCE_FORMULAS}", "  Input sources:"]
     sources = cost.input_sources(report.inputs)
     lines += [f"  [{i}] {sources[name]}" for i, name in enumerate(_INPUT_LABELS, start=1)]

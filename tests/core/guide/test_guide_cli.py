@@ -246,6 +246,23 @@ def test_cost_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -
     assert price["break_even_utilization"] < 0.5572
 
 
+def test_cost_text_explains_its_words_where_they_first_appear(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A reader who is not in the trade meets no bare PUE, capex, colo, neocloud, u* or ROI."""
+    code, out, _ = run(["--cost", "--measured-tflops", "600"], capsys)
+    assert code == 0
+    for word in ("capex", "neocloud", "u*", "colo ", "colo,", " u  "):
+        assert word not in out, word
+    # Each abbreviation's first appearance says what it stands for.
+    assert out[out.index("PUE") :].startswith("PUE (site ÷ IT power)")
+    assert "the return on investment (ROI)" in out.split("ROI", 1)[0] + "ROI)"
+    words = out.split("The words used above:\n", 1)[1]
+    for term in ("utilisation", "PUE", "colocation", "GPU clouds", "ROI", "TFLOP/s-hour"):
+        assert f"{term}: " in words, term
+    assert "power usage effectiveness" in words
+
+
 def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["--cost"], capsys)
     assert (code, err) == (0, "")
