@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
@@ -16,6 +17,7 @@ from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
 from gpu_tui.core.guide.lineup import COLUMNS
+from gpu_tui.core.guide.metrics import KEY_METRICS
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
@@ -510,3 +512,37 @@ async def test_at_80x24_the_catalog_says_which_columns_are_left_out_and_where_th
         subtitle = str(table.border_subtitle)
         assert all(label in subtitle for label in left_out) or "more columns below" in subtitle
         assert len(subtitle) <= table.size.width - 4  # the hint itself is never cut
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_metrics_use_the_room_a_wide_terminal_gives(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """At 80×24 the highlighted metric takes the room; at 160×48 it is as tall as its text and
+    every metric follows in brief, so the right side is not a box of blank rows."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        box = app.query_one("#metrics-scroll")
+        overview = app.query_one("#metrics-overview", Static)
+        reading = app.query_one("#metrics-reading")
+        if size == (80, 24):
+            assert not overview.display
+            assert box.region.height == reading.region.height
+            return
+        assert overview.display
+        text = app.query_one("#metrics-text", Static)
+        assert box.region.height <= text.region.height + 2  # its text and the border
+        console = Console(width=overview.region.width, record=True, file=io.StringIO())
+        console.print(overview.content)
+        brief = console.export_text()
+        assert all(metric.name in brief for metric in KEY_METRICS)
+        assert box.region.height + overview.region.height >= reading.region.height - 1
+        # The text's labels are bold, its body is not (a Text's own style spreads to all).
+        body = text.content
+        assert isinstance(body, Text)
+        assert not body.style
+        spans = [s for s in body.spans if "bold" in str(s.style)]
+        assert all(s.end - s.start < 40 for s in spans)

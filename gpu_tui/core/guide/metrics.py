@@ -116,21 +116,23 @@ KEY_METRICS: tuple[Metric, ...] = (
     ),
     Metric(
         "SM utilisation",
-        "Fraction of time all SMs are executing.",
+        "Fraction of time all SMs (streaming multiprocessors: the GPU's cores, 132 on an H100 "
+        "SXM) are executing.",
         "Finer than GPU-Util.",
         "High SM utilisation with low pipe utilisation means busy but inefficient SMs.",
         (f"{_GLOSSARY}streaming-multiprocessor-utilization",),
     ),
     Metric(
         "Occupancy",
-        "Active warps ÷ maximum warps per SM (theoretical vs achieved).",
+        "Active warps (groups of 32 threads that run in step) ÷ the most an SM can hold "
+        "(theoretical vs achieved).",
         "More resident warps hide memory latency (Little's law).",
         "High occupancy does not guarantee speed; registers and shared memory limit it.",
         (f"{_GLOSSARY}occupancy",),
     ),
     Metric(
-        "MFU",
-        "Model FLOPs actually delivered ÷ peak.",
+        "MFU (model FLOPs utilisation)",
+        "The FLOP/s the model's own math delivers ÷ the hardware's peak FLOP/s.",
         "The true end-to-end efficiency of training.",
         "Llama 3.1 405B reported 38–43 % in BF16 on up to 16K H100s: a well-tuned large run.",
         ("The Llama 3 Herd of Models, section 3.3.2: https://arxiv.org/abs/2407.21783",),
