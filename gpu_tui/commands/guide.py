@@ -29,7 +29,7 @@ _COST_FLAGS: dict[str, tuple[str, str]] = {
     "--colo-usd-per-kw-year": ("colo_usd_per_kw_year", "colocation, $ per kW-year"),
     "--node-kw": ("node_kw", "node maximum power, kW"),
     "--idle-fraction": ("idle_power_fraction", "idle power as a fraction of max"),
-    "--pue": ("pue", "power usage effectiveness"),
+    "--pue": ("pue", "PUE, power usage effectiveness: site power ÷ IT power"),
     "--usd-per-kwh": ("usd_per_kwh", "electricity, $/kWh"),
 }
 _FIT_ONLY = ("dtype", "kv_dtype", "context", "batch")
@@ -114,7 +114,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--measured-tflops",
         type=checked(cost.MEASURED_TFLOPS.parse),
         metavar="T",
-        help="a measured TFLOP/s, for $/TFLOP-hour",
+        help="a measured TFLOP/s, for $ per TFLOP/s-hour",
     )
     cost_options.add_argument(
         "--measured-source", metavar="TEXT", help="where --measured-tflops came from"

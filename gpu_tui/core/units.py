@@ -39,8 +39,9 @@ as memory is sold and nvidia-smi reports it), or decimal (``kB`` ``MB`` ``GB`` `
 - The unit is one setting of this module, :func:`set_size_unit`, made once at start-up as the
   temperature unit is (below), with the same exceptions: ``--json`` and text stored with a
   result keep binary units. Rates are decimal in either (``GB/s`` is 10⁹ bytes a second, as
-  links are quoted), so is the Guide's fit (sizes in GB), and a figure quoted as its source
-  wrote it keeps that source's unit (``published "80 GB" = 80 GiB``).
+  links are quoted), and a figure quoted as its source wrote it keeps that source's unit
+  (``published "80 GB" = 80 GiB``). :func:`gigabyte_meaning` says what the symbol means, for
+  a note beside the sizes.
 
 A model's parameters: :func:`format_parameters`, four significant figures in billions, or
 trillions from 1,000B: ``8B`` · ``70.6B`` · ``1.2T`` · ``100T``.
@@ -160,6 +161,12 @@ def gigabytes(value: float) -> float:
 def gigabyte_symbol() -> str:
     """``GiB`` or ``GB``."""
     return _byte_unit("G")
+
+
+def gigabyte_meaning() -> str:
+    """What the gigabyte shown is, for a note beside sizes: ``GiB = 2³⁰ bytes`` or
+    ``GB = 10⁹ bytes``."""
+    return "GB = 10⁹ bytes" if _size_unit == "decimal" else "GiB = 2³⁰ bytes"
 
 
 def format_gigabytes(

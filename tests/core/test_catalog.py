@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -158,3 +159,20 @@ def test_datasheet_carries_dense_figures_in_gbps() -> None:
 def test_entries_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         CATALOG[0].name = "x"  # type: ignore[misc]
+
+
+def test_a_document_titled_with_a_version_links_that_version() -> None:
+    """A title that names an edition ("whitepaper v1.03") must name the one its address
+    opens: a reader who checks a figure against a different edition may not find it."""
+    from gpu_tui.core.guide.extra_catalog import all_entries
+
+    version = re.compile(r"\bv(\d+(?:\.\d+)+)\b", re.IGNORECASE)
+    checked = 0
+    for entry in all_entries():
+        for document in entry.documents():
+            titled = set(version.findall(document.title or ""))
+            if titled:
+                checked += 1
+                linked = set(version.findall(document.url.replace("_", " ")))
+                assert titled <= linked, f"{entry.name}: {document.title} vs {document.url}"
+    assert checked  # the H100 whitepaper names its edition

@@ -600,7 +600,7 @@ def test_cpu_ridge_point_uses_the_boost_clock_like_the_rest_of_the_app() -> None
     row = next(r for r in versus.ROWS if r.aspect == "Ridge point (FLOP/B)")
     assert row.cpu == f"~{ridge:.0f} (derived)" == "~25 (derived)"  # not ~16 (the base clock)
     bf16 = next(r for r in versus.ROWS if r.aspect == "Peak dense BF16")
-    assert bf16.cpu.startswith("~11.4 TFLOPS FP32")
+    assert bf16.cpu.startswith("~11.4 TFLOP/s FP32")
 
 
 # ---- cost: prices and their pages, and the arithmetic by hand --------------------------------

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, OptionList, Static, TabbedContent
 
@@ -16,12 +17,14 @@ from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
 from gpu_tui.core.guide.lineup import COLUMNS
+from gpu_tui.core.guide.metrics import KEY_METRICS
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
 from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import GuideBars
+from tests.conftest import SimulatedNvml
 from tests.polling import until
 
 SIZE = (80, 24)
@@ -188,6 +191,42 @@ async def test_simulated_device_is_labelled_everywhere(
         assert "(SIMULATED)" in text_of(app, "#fit-summary").splitlines()[0]
 
 
+async def test_eight_identical_gpus_are_one_entry_that_says_eight(
+    app_factory: Callable[..., GpuTuiApp], simulated_nvml: SimulatedNvml
+) -> None:
+    """An HGX H100 (eight identical GPUs, through nvidia-ml-py over the simulated driver): one
+    row in the catalog, the bars and Fit, named with the count; the table's title says what
+    this machine adds in words rather than a bare number."""
+    nvml = simulated_nvml("hgx_h100_8gpu").binding
+    app = app_factory(demo=False, pane="guide", nvml=nvml)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        names = column(app, "#guide-table", 0)
+        mine = [name for name in names if "H100 80GB HBM3" in name]
+        assert mine == ["▶ 8 × H100 80GB HBM3"]
+        title = str(app.query_one("#guide-table", DataTable).border_title)
+        assert "▶ this machine: 8 GPUs + CPU" in title
+        row = next(r for r in app.query_one(CatalogView).rows if r.local and r.key != "cpu")
+        assert row.count == 8
+        app.query_one("#guide-table", DataTable).move_cursor(row=names.index(mine[0]))
+        await pilot.pause()
+        assert "This machine has 8 of these (devices 0–7)" in text_of(app, "#guide-detail")
+        for metric in ("bandwidth", "bf16", "memory"):
+            chart = app.query_one(f"#guide-bars-{metric}", GuideBars).chart
+            assert chart is not None
+            assert [b.label for b in chart.bars if b.local and "H100" in b.label] == [
+                "▶ 8 × H100 80GB HBM3"
+            ]
+        await pilot.press("f")
+        await type_into(pilot, app, "#fit-params", "llama-3.1-70b")
+        mine = [name for name in column(app, "#fit-table", 0) if "H100 80GB HBM3" in name]
+        assert mine == ["▶ 8 × H100 80GB HBM3"]
+        view = app.query_one(FitView)
+        assert (view.placements[0].devices_needed, view.counts[0]) == (2, 8)
+        verdict = text_of(app, "#fit-summary").splitlines()[0]
+        assert verdict.startswith("▶ 8 × H100 80GB HBM3: needs 2 of the 8; decode ≤ ")
+
+
 async def test_no_gpu_still_places_the_cpu(app_factory: Callable[..., GpuTuiApp]) -> None:
     app = app_factory(demo=False, pane="guide")
     async with app.run_test(size=SIZE) as pilot:
@@ -213,7 +252,7 @@ async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuT
         assert needed["H100 80GB HBM3 (SIMULATED)"] == 2
         assert needed["B200 (HGX)"] == 1
         summary = text_of(app, "#fit-summary")
-        assert "140.0 GB = 70B params × 2 B (bf16)" in summary
+        assert "130.4 GiB = 70B params × 2 B (bf16)" in summary
         assert "needs 2" in summary.splitlines()[0]
         row = column(app, "#fit-table", 0).index("H100 SXM")
         assert app.query_one("#fit-table", DataTable).get_row_at(row)[2].plain.strip() == "2"
@@ -222,7 +261,7 @@ async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuT
         assert app.query_one("#fit-dtype").value == "int4"  # type: ignore[attr-defined]
         needed = {p.target.name: p.devices_needed for p in view.placements}
         assert needed["H100 SXM"] == 1
-        assert "35.0 GB = 70B params × 0.5 B (int4)" in text_of(app, "#fit-summary")
+        assert "32.6 GiB = 70B params × 0.5 B (int4)" in text_of(app, "#fit-summary")
 
 
 async def test_fit_names_models_and_labels_an_assumed_shape(
@@ -233,15 +272,15 @@ async def test_fit_names_models_and_labels_an_assumed_shape(
         await pilot.pause()
         await pilot.press("f")
         summary = text_of(app, "#fit-summary")
-        assert "Weights     16.1 GB = 8.03B params × 2 B (bf16)" in summary
+        assert "Weights     15.0 GiB = 8.03B params × 2 B (bf16)" in summary
         assert summary.endswith("Llama 3.1 8B as published")
         await type_into(pilot, app, "#fit-params", "70B")
         assert text_of(app, "#fit-summary").endswith("assumed shape (Llama 3.1 70B's)")
         await type_into(pilot, app, "#fit-params", "DeepSeek-V3")
         summary = text_of(app, "#fit-summary")
-        assert "Weights  1,342.0 GB = 671B params × 2 B (bf16); 37B active" in summary
+        assert "Weights  1,249.8 GiB = 671B params × 2 B (bf16); 37B active" in summary
         assert (
-            "KV cache     0.3 GB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
+            "KV cache     0.3 GiB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
         )
         # Every line of the summary fits the 80-column pane (76 columns inside its padding).
         assert all(len(line) <= 76 for line in summary.splitlines())
@@ -267,7 +306,7 @@ async def test_fit_context_batch_and_bad_input(app_factory: Callable[..., GpuTui
         await pilot.press("f")
         await type_into(pilot, app, "#fit-batch", "64")
         # Llama 3.1 8B, 4,096 tokens × 64 sequences: 32 GiB of KV cache in bf16.
-        assert "KV cache    34.4 GB = 2 × 2 B × 32 layers" in text_of(app, "#fit-summary")
+        assert "KV cache    32.0 GiB = 2 × 2 B × 32 layers" in text_of(app, "#fit-summary")
         await type_into(pilot, app, "#fit-params", "lots")
         assert "model size must be a parameter count" in text_of(app, "#fit-summary")
         await type_into(pilot, app, "#fit-params", "8B")
@@ -343,6 +382,44 @@ COST_REFUSALS = [
     ("#cost-price", "1e-320", "cloud price must be between $0.01 and $1,000", "0.01"),
     ("#cost-hardware", "0", "hardware_usd must be between $100 and $1,000,000,000", "100"),
 ]
+
+
+JARGON = ("capex", "neocloud", "u*", "colo ", "colo)", "Colo ", "Price seen", " ROI ")
+"""Words a cost view once used bare; each is now plain or glossed where it appears."""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_cost_words_are_plain_or_explained(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        labels = " ".join(str(label.render()) for label in app.query("#cost-form Label"))
+        shown = " ".join(
+            [labels, *(text_of(app, f"#{i}") for i in ("cost-results", "cost-source"))]
+        )
+        console = Console(width=size[0], record=True, file=io.StringIO())
+        console.print(app.query_one("#cost-tables", Static).content)
+        shown += console.export_text()
+        assert not [word for word in JARGON if word in shown]
+        assert "PUE (cooling ×)" in labels
+        # The words explained: after the verdict at 80 columns, under the form when wide.
+        wide = size[0] >= 110
+        terms = app.query_one("#cost-terms-side" if wide else "#cost-terms", Static)
+        assert terms.display and terms.region.height > 0 if wide else terms.display
+        assert not app.query_one("#cost-terms" if wide else "#cost-terms-box").display
+        glossary = str(terms.render())
+        for term in ("utilisation", "PUE", "colocation", "GPU clouds", "ROI"):
+            assert f"{term}: " in glossary
+        assert "power usage effectiveness" in glossary
+        # The focused input says what it is before where its value comes from.
+        app.query_one("#cost-pue", Input).focus()
+        await pilot.pause()
+        assert text_of(app, "#cost-source").startswith(
+            "PUE (cooling ×): PUE (power usage effectiveness): the whole site's power"
+        )
 
 
 async def test_cost_form_states_the_range_of_a_bad_number(
@@ -435,3 +512,37 @@ async def test_at_80x24_the_catalog_says_which_columns_are_left_out_and_where_th
         subtitle = str(table.border_subtitle)
         assert all(label in subtitle for label in left_out) or "more columns below" in subtitle
         assert len(subtitle) <= table.size.width - 4  # the hint itself is never cut
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_metrics_use_the_room_a_wide_terminal_gives(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """At 80×24 the highlighted metric takes the room; at 160×48 it is as tall as its text and
+    every metric follows in brief, so the right side is not a box of blank rows."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        box = app.query_one("#metrics-scroll")
+        overview = app.query_one("#metrics-overview", Static)
+        reading = app.query_one("#metrics-reading")
+        if size == (80, 24):
+            assert not overview.display
+            assert box.region.height == reading.region.height
+            return
+        assert overview.display
+        text = app.query_one("#metrics-text", Static)
+        assert box.region.height <= text.region.height + 2  # its text and the border
+        console = Console(width=overview.region.width, record=True, file=io.StringIO())
+        console.print(overview.content)
+        brief = console.export_text()
+        assert all(metric.name in brief for metric in KEY_METRICS)
+        assert box.region.height + overview.region.height >= reading.region.height - 1
+        # The text's labels are bold, its body is not (a Text's own style spreads to all).
+        body = text.content
+        assert isinstance(body, Text)
+        assert not body.style
+        spans = [s for s in body.spans if "bold" in str(s.style)]
+        assert all(s.end - s.start < 40 for s in spans)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from gpu_tui.core import units
 from gpu_tui.core.devices.nvidia import discover_nvidia
@@ -59,3 +59,31 @@ async def test_decimal_on_a_gpu_card_and_on_specs(simulated_nvml: SimulatedNvml)
             await pilot.press("down")
         rows = {str(r[0]): str(r[1]) for r in (table.get_row_at(i) for i in range(table.row_count))}
         assert rows["Memory"] == "150.8 GB"
+
+
+@pytest.mark.usefixtures("binary_after")
+async def test_the_guides_fit_follows_the_size_unit() -> None:
+    """Will it fit reads GB in decimal units and GiB in binary, from the same bytes."""
+    for unit, weights, symbol, other in (
+        ("decimal", "Weights      16.1 GB = 8.03B params", "GB", "GiB"),
+        ("binary", "Weights     15.0 GiB = 8.03B params", "GiB", " GB"),
+    ):
+        config = AppConfig(
+            demo=True,
+            pane="guide",
+            discover=lambda: fixed_inventory(demo=True),
+            host="test-host",
+            size_unit=unit,
+        )
+        app = make_app(config)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f")
+            summary = str(app.query_one("#fit-summary", Static).render())
+            assert weights in summary
+            assert other not in summary
+            table = app.query_one("#fit-table", DataTable)
+            memory = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+            assert all(cell.endswith(symbol) or cell == "—" for cell in memory)
+            detail = str(app.query_one("#fit-detail", Static).render())
+            assert f"Sizes are in {symbol} = " in detail

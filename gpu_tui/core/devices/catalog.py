@@ -199,7 +199,7 @@ HOPPER_WHITEPAPER = Source(
     "NVIDIA H100 SXM5 | H100 PCIe: Peak BF16 Tensor Core 989.4 TFLOPS | 1978.9 TFLOPS¹, "
     "756 TFLOPS | 1513 TFLOPS¹; Memory Interface 5120-bit HBM3 | 5120-bit HBM2e "
     "(¹ Effective TFLOPS / TOPS using the Sparsity feature)",
-    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (V1.04)",
+    "NVIDIA H100 Tensor Core GPU Architecture whitepaper (v1.03)",
 )
 H100_DATASHEET = Source(
     "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
@@ -488,7 +488,7 @@ TPU_V5P_BLOG = Source(
 )
 
 
-# ---- Apple: newsroom releases and specification pages; Apple prints no GPU TFLOPS after M1 -----
+# ---- Apple: newsroom releases and specification pages; Apple prints no GPU TFLOP/s after M1 -----
 _APPLE_NEWS = "https://www.apple.com/newsroom/"
 M1_NEWSROOM = Source(
     _APPLE_NEWS + "2020/11/apple-unleashes-m1/",
@@ -553,17 +553,17 @@ CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry(
         "NVIDIA P100 SXM2", "NVIDIA", "Pascal", 2016, 16, "HBM2", 0.732, 10.6, None, None, 300,
         "6.0", cites(P100_DATASHEET, year=P100_LAUNCH, compute=CUDA_LEGACY_GPUS),
-        notes="No Tensor Cores and no BF16; FP16 21.2 TFLOPS. Launch materials said 720 GB/s.",
+        notes="No Tensor Cores and no BF16; FP16 21.2 TFLOP/s. Launch materials said 720 GB/s.",
     ),
     CatalogEntry(
         "NVIDIA V100 SXM2", "NVIDIA", "Volta", 2017, 16, "HBM2", 0.90, 15.7, None, None, 300, "7.0",
         cites(V100_DATASHEET, year=V100_LAUNCH, compute=CUDA_LEGACY_GPUS),
-        notes="No BF16: tensor rate is FP16 only (125 TFLOPS). A 32 GB variant followed.",
+        notes="No BF16: tensor rate is FP16 only (125 TFLOP/s). A 32 GB variant followed.",
     ),
     CatalogEntry(
         "NVIDIA T4", "NVIDIA", "Turing", 2018, 16, "GDDR6", 0.30, 8.1, None, None, 70, "7.5",
         cites(T4_DATASHEET, year=T4_LAUNCH, compute=CUDA_GPUS),
-        notes="No BF16: tensor rate is FP16 mixed precision (65 TFLOPS). NVML's 5001 MHz × "
+        notes="No BF16: tensor rate is FP16 mixed precision (65 TFLOP/s). NVML's 5001 MHz × "
         "256 bit computes to 320 GB/s; the datasheet prints 300.",
     ),
     CatalogEntry(
@@ -633,7 +633,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
                       memory_type=DGX_B200_DATASHEET, bandwidth_tbps=DGX_B200_DATASHEET,
                       tdp_watts=B200_KLOCKWOOD, compute=CUDA_GPUS),
         notes="Shipped from 2025. 180 GB usable (192 GB announced). FP32 is NVIDIA's HGX "
-        "figure (600 TFLOPS per 8 GPUs); the launch datasheet said 80 per GPU.",
+        "figure (600 TFLOP/s per 8 GPUs); the launch datasheet said 80 per GPU.",
         bf16_sparse_tflops=4500, fp8_sparse_tflops=9000,
     ),
     CatalogEntry(
@@ -707,7 +707,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         None, None, "Metal Apple7",
         cites(M1_MAX_NEWSROOM, memory_type=M1_WIKIPEDIA, fp32_tflops=M1_WIKIPEDIA,
               compute=METAL_FEATURE_TABLES),
-        notes="Unified memory, up to 64 GB. The 10.4 TFLOPS figure is from Apple's launch "
+        notes="Unified memory, up to 64 GB. The 10.4 TFLOP/s figure is from Apple's launch "
         "event, not its printed material.",
     ),
     CatalogEntry(
@@ -721,7 +721,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         "Apple M4 Max (40-core GPU)", "Apple", "Apple9 GPU", 2024, 128, "LPDDR5X", 0.546, None,
         None, None, None, "Metal Apple9",
         cites(M4_MAX_NEWSROOM, memory_type=M4_WIKIPEDIA, compute=METAL_FEATURE_TABLES),
-        notes="Unified memory, up to 128 GB. Apple stopped publishing TFLOPS (~16 estimated).",
+        notes="Unified memory, up to 128 GB. Apple stopped printing TFLOP/s (~16 estimated).",
     ),
 )
 # fmt: on

@@ -50,8 +50,8 @@ INPUT_SOURCES: dict[str, str] = {
     "https://alpineblockchain.com/comparing-cloud-vs-on-prem-hpc-cost-performance)",
     "maintenance_fraction_per_year": "maintenance contracts ≈10 %/yr (secondary: "
     "https://alpineblockchain.com/comparing-cloud-vs-on-prem-hpc-cost-performance)",
-    "staff_usd_per_year": "inside 0.25–0.5 FTE, $20–50k per node-year (secondary: "
-    "https://vultrbonus.com.br/es/blog/cloud-gpu-vs-on-prem)",
+    "staff_usd_per_year": "inside 0.25–0.5 of a full-time person (FTE), $20–50k per node-year "
+    "(secondary: https://vultrbonus.com.br/es/blog/cloud-gpu-vs-on-prem)",
     "colo_usd_per_kw_year": "inside $450–900 per kW-year (secondary: "
     "https://disintermediate.global/insights/on-prem-vs-cloud-gpu)",
     "node_kw": 'NVIDIA DGX H100 user guide, power specifications: "10.2 kW max." '
@@ -65,6 +65,43 @@ INPUT_SOURCES: dict[str, str] = {
     "(EIA Electric Power Monthly Table 5.6.A, "
     "https://www.eia.gov/electricity/monthly/epm_table_grapher.php?t=epmt_5_6_a)",
 }
+
+
+INPUT_MEANINGS: dict[str, str] = {
+    "hardware_usd": "what one node (its GPUs, CPUs, memory and disks) costs to buy",
+    "install_usd": "networking and installation, once per node",
+    "gpus_per_node": "the GPUs one node holds: per-node costs are shared among them",
+    "life_years": "years the node is used before it is replaced; its price is spread over them",
+    "maintenance_fraction_per_year": "support contracts and repairs each year, as a share of "
+    "the hardware price",
+    "staff_usd_per_year": "the people who run the node, per node and year",
+    "colo_usd_per_kw_year": "colocation: rack space, power feeds and cooling rented in another "
+    "company's data centre, priced per kW the node can draw",
+    "node_kw": "the most power the node draws, at full load",
+    "idle_power_fraction": "the power it draws doing nothing, as a share of the most",
+    "pue": "PUE (power usage effectiveness): the whole site's power ÷ the computers' own; 1.56 "
+    "means cooling and the building add 56 % to the electricity",
+    "usd_per_kwh": "the price of a kilowatt-hour of electricity",
+}
+"""Each input in plain words (the form's labels and the flags are short)."""
+
+TERMS: tuple[tuple[str, str], ...] = (
+    (
+        "utilisation",
+        "the share of the year's hours the GPU does useful work; break-even is the utilisation "
+        "above which owning costs less per useful hour than renting",
+    ),
+    ("fixed costs", "paid whether the GPU works or not: hardware over its life, maintenance, "
+     "staff, colocation and idle power"),
+    ("PUE", "power usage effectiveness: " + INPUT_MEANINGS["pue"].partition("): ")[2]),
+    ("colocation", INPUT_MEANINGS["colo_usd_per_kw_year"].removeprefix("colocation: ")),
+    ("GPU clouds", "providers that rent mostly GPUs (RunPod, Lambda, Nebius, Modal, Akash), "
+     "cheaper per hour than the big general clouds (AWS, Google Cloud, Azure)"),
+    ("ROI", "return on investment: (cloud cost avoided − on-prem cost) ÷ on-prem cost"),
+    ("$ per TFLOP/s-hour", "what one hour of one TFLOP/s actually delivered costs (a measured "
+     "rate, not the peak): a way to compare GPUs of different speeds"),
+)  # fmt: skip
+"""The cost words a reader may not know, each with a short gloss (the pane and the text)."""
 
 
 def input_sources(inputs: CostInputs) -> dict[str, str]:
@@ -215,9 +252,9 @@ def _price(usd: float, label: str, date: str, *rows: PriceRow) -> CloudPrice:
 
 # Four H100 scenarios, round numbers each tied to the dated snapshot rows it stands for.
 REFERENCE_PRICES: tuple[CloudPrice, ...] = (
-    _price(2.50, "H100, neocloud low (RunPod Community 2.69, Akash 2.58)", "2026-09/10",
+    _price(2.50, "H100, GPU clouds, low (RunPod Community 2.69, Akash 2.58)", "2026-09/10",
            _row("RunPod Community", 2.69), _row("Akash (cross-provider low)", 2.58)),
-    _price(4.00, "H100, neocloud typical (Lambda 3.99, Modal 3.95, Nebius 3.85)", "2026-05/09",
+    _price(4.00, "H100, GPU clouds, typical (Lambda 3.99, Modal 3.95, Nebius 3.85)", "2026-05/09",
            _row("Lambda 8×", 3.99), _row("Modal", 3.95), _row("Nebius HGX", 3.85)),
     _price(7.00, "H100, AWS p5 after the June 2025 cut (6.88)", "2026-11-09",
            _row("AWS p5", 6.88)),

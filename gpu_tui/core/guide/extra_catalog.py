@@ -165,7 +165,7 @@ EXTRA: tuple[CatalogEntry, ...] = (
         181, 667, 1299, None, None,
         cites(TRAINIUM2_DOCS, year=TRN2_GA, memory_gib=TRAINIUM2_NKI, memory_type=TRAINIUM2_NKI,
               bandwidth_tbps=TRAINIUM2_NKI),
-        notes="96 GiB. Announced Nov 2023. Sparse 2,563 TFLOPS in any of FP8/FP16/BF16/TF32. "
+        notes="96 GiB. Announced Nov 2023. Sparse 2,563 TFLOP/s in any of FP8/FP16/BF16/TF32. "
         "TDP not published.",
     ),
     CatalogEntry(
@@ -179,7 +179,7 @@ EXTRA: tuple[CatalogEntry, ...] = (
         "Apple M3 Ultra", "Apple", "Apple9 GPU", 2025, 512, None, 0.819, None, None, None, None,
         "Metal Apple9",
         cites(MAC_STUDIO_SPECS, year=M3_ULTRA_NEWSROOM, compute=METAL_FEATURE_TABLES),
-        notes="Unified memory, up to 512 GB. Apple does not publish TFLOPS.",
+        notes="Unified memory, up to 512 GB. Apple does not publish TFLOP/s figures.",
     ),
 )
 # fmt: on

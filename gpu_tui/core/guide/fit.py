@@ -1,8 +1,9 @@
 """Will it fit: weights and KV cache against device memory, devices needed, the decode ceiling.
 
-Units: every size is counted in bytes and shown in GB = 10⁹ bytes. GiB appear only where the
-app says how a device's capacity was read: a published "80 GB" is 80 GiB
-(``published_memory_bytes``), and a driver's reading is quoted in the MiB it reports.
+Units: every size is counted in bytes and shown in the size unit (``gpu_tui.core.units``: GiB
+by default, GB with ``--size-unit decimal``). A capacity keeps its own unit where the app says how
+it was read: a published "80 GB" is 80 GiB (``published_memory_bytes``), and a driver's reading
+is quoted in the MiB it reports.
 """
 
 from __future__ import annotations
@@ -18,13 +19,12 @@ from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide.shapes import ModelShape, ShapeChoice, check_params, choose_shape
 from gpu_tui.core.limits import Limit
+from gpu_tui.core.units import format_gigabytes, gigabyte_meaning, size_unit
 
 # Bytes per parameter (and per cached K/V element). int4 packs two values per byte; the
 # per-group scales that real int4 formats add (a few %) are left out.
 DTYPE_BYTES: dict[str, float] = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int4": 0.5}
 
-GB = 1e9
-"""The unit every size is shown in."""
 GIB = 2**30
 """What a memory maker's "GB" is (see ``published_memory_bytes``)."""
 
@@ -84,11 +84,22 @@ SOURCE_DRIVER_MEMORY = Source(
     "NVML API Reference: nvmlMemory_t",
 )
 
-UNITS_NOTE = (
-    "Sizes are in GB = 10⁹ bytes. Memory makers' GB are binary (JEDEC: 2^30 bytes), so a "
-    'published "80 GB" of HBM or GDDR is 80 GiB = 85.9 GB; this machine\'s devices show the '
-    "bytes their driver reports."
-)
+
+def units_note() -> str:
+    """What the sizes are in (the unit shown), and how a published capacity reads in it."""
+    if size_unit() == "decimal":
+        return (
+            "Sizes are in GB = 10⁹ bytes. Memory makers' GB are binary (JEDEC: 2³⁰ bytes), so a "
+            'published "80 GB" of HBM or GDDR is 80 GiB = 85.9 GB; this machine\'s devices show '
+            "the bytes their driver reports."
+        )
+    return (
+        f'Sizes are in {gigabyte_meaning()}. Memory makers\' "GB" are binary too (JEDEC), so a '
+        'published "80 GB" of HBM or GDDR reads 80.0 GiB here; this machine\'s devices show the '
+        "bytes their driver reports."
+    )
+
+
 CAPACITY_NOTE = (
     "Nothing is reserved for activations, the CUDA context or fragmentation: treat a fit "
     "within a few % as too tight."
@@ -400,6 +411,16 @@ def machine_targets(inventory: Inventory) -> tuple[Target, ...]:
     return (*gpus, ram)
 
 
+def grouped(placements: Iterable[Placement]) -> tuple[tuple[Placement, int], ...]:
+    """Each placement once, with how many of this machine's devices it stands for: identical
+    devices (same name, figures and their basis) land identically, so eight rows of them
+    would only repeat the first. Order is kept: a group sits where its first device was."""
+    counts: dict[Placement, int] = {}
+    for p in placements:  # catalog names are unique: only a machine's devices ever merge
+        counts[p] = counts.get(p, 0) + 1
+    return tuple(counts.items())
+
+
 def this_machine(result: FitResult) -> str:
     """One line: does the model fit on this machine's GPUs, or with none, in its RAM."""
     local = [p for p in result.placements if p.target.local]
@@ -411,10 +432,11 @@ def this_machine(result: FitResult) -> str:
     ram = next((p for p in local if p.target.ram), None)
     if ram is None or ram.target.memory_bytes is None or ram.devices_needed is None:
         return "On this machine: no GPU and no memory size found, so no answer."
-    have = f"{ram.target.memory_bytes / GB:,.1f} GB"
+    have = format_gigabytes(ram.target.memory_bytes, ",.1f")
     where = f"On this machine (no GPU found; {have} of RAM)"
     if ram.devices_needed > 1:
-        return f"{where}: does not fit in RAM: needs {result.total_bytes / GB:,.1f} GB."
+        need = format_gigabytes(result.total_bytes, ",.1f")
+        return f"{where}: does not fit in RAM: needs {need}."
     return (
         f"{where}: fits in RAM ({(ram.fraction_of_one or 0) * 100:.0f} % of it); "
         "no decode ceiling (gpu-tui computes no CPU memory bandwidth)."
@@ -423,8 +445,8 @@ def this_machine(result: FitResult) -> str:
 
 def _on_gpus(p: Placement, count: int) -> str:
     memory = p.target.memory_bytes
-    each = "memory unknown" if memory is None else f"{memory / GB:,.1f} GB each"
-    where = f"On this machine ({count}× {p.target.name}, {each})"
+    each = "memory unknown" if memory is None else f"{format_gigabytes(memory, ',.1f')} each"
+    where = f"On this machine ({count} × {p.target.name}, {each})"
     needed = p.devices_needed
     if needed is None:
         return f"{where}: its memory size is unknown, so no answer."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from gpu_tui.core.devices.catalog import CatalogEntry, DeviceFigures
 from gpu_tui.core.devices.fields import value_or_none
@@ -33,6 +33,8 @@ class LineupRow(DeviceFigures):
     """A catalog row's documents (titles and addresses), each once."""
     weak: frozenset[str] = frozenset()
     """Attributes whose only source is secondary: the table marks them as weakly sourced."""
+    count: int = 1
+    """How many identical devices of this machine the row stands for (its figures are one's)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,11 @@ def display_name(name: str, simulated: bool) -> str:
     """
     base = _SIMULATED.sub("", name).removeprefix("NVIDIA ")
     return f"{base} (SIMULATED)" if simulated else base
+
+
+def counted(name: str, count: int) -> str:
+    """``8 × H100 SXM``: identical devices shown once, with how many; one is its name alone."""
+    return f"{count} × {name}" if count > 1 else name
 
 
 def catalog_row(entry: CatalogEntry) -> LineupRow:
@@ -146,11 +153,56 @@ def cpu_row(cpu: CpuInfo, memory: MemoryInfo) -> LineupRow:
 
 
 def local_rows(inventory: Inventory | None) -> tuple[LineupRow, ...]:
-    """This machine's CPU, then each accelerator that still answers."""
+    """This machine's CPU, then its accelerators that still answer, identical ones as one row."""
     if inventory is None:
         return ()
-    gpus = tuple(accelerator_row(d) for d in inventory.accelerators if not d.lost)
-    return (cpu_row(inventory.cpu, inventory.memory), *gpus)
+    gpus = [d for d in inventory.accelerators if not d.lost]
+    return (cpu_row(inventory.cpu, inventory.memory), *_identical_once(gpus))
+
+
+def _identical_once(devices: list[Accelerator]) -> tuple[LineupRow, ...]:
+    """One row per kind of device: eight identical rows on an 8-GPU server said nothing the
+    first did not, and pushed the catalog off the screen. Identical means every figure and
+    its basis the same; a device that differs in any keeps a row of its own."""
+    groups: dict[LineupRow, list[Accelerator]] = {}
+    for device in devices:
+        groups.setdefault(replace(accelerator_row(device), key=""), []).append(device)
+    rows = []
+    for row, same in groups.items():
+        first = same[0]
+        if len(same) == 1:
+            rows.append(replace(row, key=f"gpu:{first.index}"))
+            continue
+        count = (
+            f"This machine has {len(same)} of these ({_numbers([d.index for d in same])}); "
+            "the figures are each one's."
+        )
+        rows.append(
+            replace(
+                row,
+                key=f"gpu:{first.index}",
+                name=counted(row.name, len(same)),
+                notes=f"{count} {row.notes}".rstrip(),
+                count=len(same),
+            )
+        )
+    return tuple(rows)
+
+
+def _numbers(indices: list[int]) -> str:
+    """Device numbers as a reader scans them: ``devices 0–7``, or ``devices 0, 2, 5``."""
+    run = indices == list(range(indices[0], indices[0] + len(indices)))
+    listed = f"{indices[0]}–{indices[-1]}" if run else ", ".join(map(str, indices))
+    return f"devices {listed}"
+
+
+def local_summary(rows: Iterable[LineupRow]) -> str:
+    """What this machine adds to the table, in words: ``8 GPUs + CPU``, ``1 GPU + CPU``."""
+    local = [row for row in rows if row.local]
+    gpus = sum(row.count for row in local if row.key != "cpu")
+    parts = [f"{gpus} GPU{'' if gpus == 1 else 's'}"] if gpus else []
+    parts += ["CPU"] if any(row.key == "cpu" for row in local) else []
+    return " + ".join(parts) or "nothing found"
 
 
 def catalog_rows(entries: Iterable[CatalogEntry] | None = None) -> tuple[LineupRow, ...]:

@@ -69,7 +69,7 @@ KEY_METRICS: tuple[Metric, ...] = (
         (_SCALING_ROOFLINE, _H100_WHITEPAPER, _H100_DATASHEET),
     ),
     Metric(
-        "TFLOPS per precision",
+        "TFLOP/s per precision",
         "Peak math rate per format: FP64, FP32, TF32, BF16, FP8, FP4.",
         "Training and prefill are compute-bound, so these set their ceiling.",
         "Check dense vs 2:4-sparse (sparse doubles the marketing figure) and Tensor Core vs "
@@ -79,7 +79,7 @@ KEY_METRICS: tuple[Metric, ...] = (
     Metric(
         "Tensor Cores / matrix units",
         "Dedicated matrix-multiply-accumulate units.",
-        "Deliver ~15× the CUDA-core FLOPS on an H100 (~990 vs ~66 TFLOPS).",
+        "Deliver ~15× the CUDA cores' FLOP/s on an H100 (~990 vs ~66 TFLOP/s).",
         "Only matmul-shaped work benefits; element-wise ops stay memory-bound.",
         (
             _SCALING_GPUS,
@@ -116,21 +116,23 @@ KEY_METRICS: tuple[Metric, ...] = (
     ),
     Metric(
         "SM utilisation",
-        "Fraction of time all SMs are executing.",
+        "Fraction of time all SMs (streaming multiprocessors: the GPU's cores, 132 on an H100 "
+        "SXM) are executing.",
         "Finer than GPU-Util.",
         "High SM utilisation with low pipe utilisation means busy but inefficient SMs.",
         (f"{_GLOSSARY}streaming-multiprocessor-utilization",),
     ),
     Metric(
         "Occupancy",
-        "Active warps ÷ maximum warps per SM (theoretical vs achieved).",
+        "Active warps (groups of 32 threads that run in step) ÷ the most an SM can hold "
+        "(theoretical vs achieved).",
         "More resident warps hide memory latency (Little's law).",
         "High occupancy does not guarantee speed; registers and shared memory limit it.",
         (f"{_GLOSSARY}occupancy",),
     ),
     Metric(
-        "MFU",
-        "Model FLOPs actually delivered ÷ peak.",
+        "MFU (model FLOPs utilisation)",
+        "The FLOP/s the model's own math delivers ÷ the hardware's peak FLOP/s.",
         "The true end-to-end efficiency of training.",
         "Llama 3.1 405B reported 38–43 % in BF16 on up to 16K H100s: a well-tuned large run.",
         ("The Llama 3 Herd of Models, section 3.3.2: https://arxiv.org/abs/2407.21783",),
@@ -172,7 +174,7 @@ WHY_GPUS: tuple[Card, ...] = (
     Card(
         "Specialised instructions",
         (
-            "Tensor Cores: ~990 BF16 TFLOPS on an H100 vs ~66 from CUDA cores, about 15×.",
+            "Tensor Cores: ~990 BF16 TFLOP/s on an H100 vs ~66 from CUDA cores, about 15×.",
             "Each step down in precision doubles throughput: FP8 = 2× BF16; B200 adds FP4.",
             "2:4 structured sparsity doubles the marketing figure again: compare dense to dense.",
         ),

@@ -172,8 +172,8 @@ PRICES: tuple[PriceRow, ...] = (
 # fmt: on
 
 SUMMARY = (
-    "Late-2026 snapshots: A100 $1.4–3.4, H100 $2.6–12.3 (neoclouds $2.6–4.3, hyperscalers "
-    "$6.9–12.3), H200 $3.5–10 per GPU-hour. AWS's H100 price roughly halved in 2025."
+    "Late-2026 snapshots: A100 $1.4–3.4, H100 $2.6–12.3 (GPU clouds $2.6–4.3, the big general "
+    "clouds $6.9–12.3), H200 $3.5–10 per GPU-hour. AWS's H100 price roughly halved in 2025."
 )
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost, fit
+from gpu_tui.core.guide.lineup import counted
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
-from gpu_tui.core.units import format_parameters
+from gpu_tui.core.units import format_gigabytes, format_parameters, gigabyte_meaning
 
 SCHEMA_VERSION = 1
 
@@ -59,9 +60,10 @@ def formula_sources(result: fit.FitResult) -> dict[str, Source]:
     return sources
 
 
-def gb(value: float | None) -> str:
-    """Bytes as GB (10⁹ bytes), one decimal: every size in the fit is shown this way."""
-    return "—" if value is None else f"{value / fit.GB:,.1f} GB"
+def size(value: float | None) -> str:
+    """Bytes in the size unit shown, one decimal: ``79.6 GiB`` (``85.5 GB`` in decimal units);
+    every size in the fit is shown this way."""
+    return format_gigabytes(value, ",.1f", unknown="—")
 
 
 def kv_formula(result: fit.FitResult, *, short: bool = False) -> str:
@@ -95,7 +97,7 @@ def kv_formula(result: fit.FitResult, *, short: bool = False) -> str:
 def read_formula(result: fit.FitResult) -> str:
     """What one decode step reads: the weights it touches and every sequence's KV cache."""
     shape = result.shape.shape
-    weights = gb(result.weight_bytes_read_per_step)
+    weights = size(result.weight_bytes_read_per_step)
     if shape.moe:
         touched = (
             f"{format_parameters(result.active_params)} active; {result.experts_read} of "
@@ -104,7 +106,7 @@ def read_formula(result: fit.FitResult) -> str:
         )
     else:
         touched = f"all {format_parameters(result.params)} parameters"
-    return f"{weights} of weights ({touched}) + {gb(result.kv_cache_bytes)} of KV cache"
+    return f"{weights} of weights ({touched}) + {size(result.kv_cache_bytes)} of KV cache"
 
 
 def fit_json(result: fit.FitResult) -> dict[str, Any]:
@@ -113,7 +115,7 @@ def fit_json(result: fit.FitResult) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": "fit",
-        "units": "sizes in bytes; the text shows them in GB = 10^9 bytes",
+        "units": "sizes in bytes; the text shows them in GiB or GB (--size-unit)",
         "params": result.params,
         "active_params": result.active_params,
         "dtype": result.dtype,
@@ -152,7 +154,7 @@ def fit_json(result: fit.FitResult) -> dict[str, Any]:
         "sources": {name: _source(s) for name, s in formula_sources(result).items()},
         "note": " ".join(
             [
-                fit.UNITS_NOTE,
+                fit.units_note(),
                 fit.CAPACITY_NOTE,
                 fit.DECODE_NOTE,
                 *([fit.MOE_NOTE] if shape.moe else []),
@@ -190,21 +192,21 @@ def fit_lines(result: fit.FitResult) -> list[str]:
     model = shape.name if result.shape.exact else f"{format_parameters(result.params)} parameters"
     lines = [
         f"Will it fit: {model}, {result.dtype} weights, {result.kv_dtype} KV cache, "
-        f"context {result.context:,}, batch {result.batch} (sizes in GB = 10⁹ bytes)",
-        f"  weights   {gb(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
+        f"context {result.context:,}, batch {result.batch} (sizes in {gigabyte_meaning()})",
+        f"  weights   {size(result.weight_bytes):>11}  = {result.params:,.0f} parameters × "
         f"{fit.DTYPE_BYTES[result.dtype]:g} B"
         + (" (every expert stays in memory)" if shape.moe else ""),
-        f"  KV cache  {gb(result.kv_cache_bytes):>11}  = {kv_formula(result)}",
-        f"  total     {gb(result.total_bytes):>11}  (no activations or framework overhead)",
-        f"  read/step {gb(result.bytes_read_per_step):>11}  = {read_formula(result)}",
+        f"  KV cache  {size(result.kv_cache_bytes):>11}  = {kv_formula(result)}",
+        f"  total     {size(result.total_bytes):>11}  (no activations or framework overhead)",
+        f"  read/step {size(result.bytes_read_per_step):>11}  = {read_formula(result)}",
         f"  compute   {result.flops_per_token / 1e9:>7,.1f} GFLOP per token = 2 × "
         f"{format_parameters(result.active_params)} active parameters",
         f"  shape: {result.shape.how}",
         "",
-        f"  {'device':<30} {'memory':>9} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
+        f"  {'device':<30} {'memory':>10} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
     ]
     sources: list[str] = []
-    for p in result.placements:
+    for p, count in fit.grouped(result.placements):
         if p.target.source not in sources:
             sources.append(p.target.source)
         needed = "—" if p.devices_needed is None else str(p.devices_needed)
@@ -213,17 +215,18 @@ def fit_lines(result: fit.FitResult) -> list[str]:
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
-        name = _short(p.target.name, 30)
+        name = _short(counted(p.target.name, count), 30)
         lines.append(
-            f" {mark}{name:<30} {gb(p.target.memory_bytes):>9} {needed:>6} {share:>7} "
+            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>6} {share:>7} "
             f"{decode:>14}  [{sources.index(p.target.source) + 1}]"
         )
     lines += [
         "",
-        "  * = found on this machine. '—' = not published. Decode is per sequence.",
+        f"  * = found on this machine{_counted_key(result)}. '—' = not published. Decode is per "
+        "sequence.",
         f"  {fit.DECODE_NOTE}",
         *([f"  {fit.MOE_NOTE}"] if shape.moe else []),
-        f"  {fit.UNITS_NOTE} {fit.CAPACITY_NOTE}",
+        f"  {fit.units_note()} {fit.CAPACITY_NOTE}",
         "  Formulas:",
         *(f"    {name}: {s.cite()} — {s.url}" for name, s in formula_sources(result).items()),
     ]
@@ -234,6 +237,12 @@ def fit_lines(result: fit.FitResult) -> list[str]:
     lines += [f"  [{i}] {source}" for i, source in enumerate(sources, start=1)]
     lines.append(fit.this_machine(result))
     return lines
+
+
+def _counted_key(result: fit.FitResult) -> str:
+    """The key to a merged row (``8 × H100``), when there is one: its figures are one device's."""
+    many = max((n for p, n in fit.grouped(result.placements) if p.target.local), default=1)
+    return f" ({many} × = {many} identical devices; the figures are each one's)" if many > 1 else ""
 
 
 def cost_json(report: cost.CostReport) -> dict[str, Any]:
@@ -289,7 +298,7 @@ _INPUT_LABELS: dict[str, tuple[str, str]] = {
     "colo_usd_per_kw_year": ("colocation", "${:,.0f}/kW-yr"),
     "node_kw": ("node power (max)", "{:g} kW"),
     "idle_power_fraction": ("idle power", "{:.0%} of max"),
-    "pue": ("PUE", "{:g}"),
+    "pue": ("PUE (site ÷ IT power)", "{:g}"),
     "usd_per_kwh": ("electricity", "${:g}/kWh"),
 }
 
@@ -304,7 +313,8 @@ def cost_lines(report: cost.CostReport) -> list[str]:
         lines.append(f"    {label:<26} {value:>22}  [{i}]")
     lines += [
         "  Per GPU-year:",
-        f"    fixed: capex/life, maintenance, staff, colo, idle power  ${year.fixed_usd:,.0f}",
+        f"    fixed: hardware÷life, maintenance, staff, colocation, idle power  "
+        f"${year.fixed_usd:,.0f}",
         f"    variable: power above idle, with cooling  ${year.variable_usd:,.0f} × utilisation",
         "  Break-even utilisation (on-prem is cheaper above it):",
     ]
@@ -314,14 +324,15 @@ def cost_lines(report: cost.CostReport) -> list[str]:
         price = f"${v.price.usd_per_gpu_hour:.2f}/GPU-h"
         lines += [
             f"    {price:>14}  {verdict:>8}  {v.price.label}",
-            f"    {'':>14}  {'':>8}  seen {v.price.date}; {v.price.source}",
+            f"    {'':>14}  {'':>8}  price of {v.price.date}; {v.price.source}",
         ]
     prices = " ".join(
         f"{'vs $' + format(v.price.usd_per_gpu_hour, '.2f'):>9}" for v in report.prices
     )
     lines += [
-        "  On-prem cost per useful GPU-hour, and ROI over the life:",
-        f"      u    $/useful h  {prices}",
+        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI)",
+        "  of owning over the life against each cloud price:",
+        f"   util    $/useful h  {prices}",
     ]
     for row in report.utilizations:
         rois = " ".join(f"{r * 100:>8.0f}%" for r in row.roi_vs_prices)
@@ -343,6 +354,8 @@ def cost_lines(report: cost.CostReport) -> list[str]:
             for row in report.utilizations
             if row.usd_per_tflop_hour is not None
         ]
+    lines += ["  The words used above:"]
+    lines += [f"    {term}: {gloss}." for term, gloss in cost.TERMS]
     lines += [f"  Formulas: {cost.SOURCE_FORMULAS}", "  Input sources:"]
     sources = cost.input_sources(report.inputs)
     lines += [f"  [{i}] {sources[name]}" for i, name in enumerate(_INPUT_LABELS, start=1)]

@@ -53,10 +53,10 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(
         "Peak dense BF16",
-        f"~{EPYC_9654_FP32_TFLOPS:.1f} TFLOPS FP32 (derived at the 3.7 GHz boost clock); "
+        f"~{EPYC_9654_FP32_TFLOPS:.1f} TFLOP/s FP32 (derived at the 3.7 GHz boost clock); "
         "BF16 rate not published",
-        "989 TFLOPS",
-        "459 (v5p) / 918 (v6e) TFLOPS",
+        "989 TFLOP/s",
+        "459 (v5p) / 918 (v6e) TFLOP/s",
     ),
     Row(
         "Memory / bandwidth",
@@ -96,7 +96,7 @@ SOURCES: tuple[str, ...] = (
     "AMD EPYC 9654 specifications (96 cores, base 2.4 GHz, boost up to 3.7 GHz, 12 DDR5-4800 "
     "channels, 460.8 GB/s per socket, 6 TB): https://www.amd.com/en/products/processors/server/"
     "epyc/4th-generation-9004-and-8004-series/amd-epyc-9654.html",
-    "derived: EPYC 9654 FP32 = 96 cores × 3.7 GHz boost × 32 FLOP/cycle (Zen 4) = 11.4 TFLOPS; "
+    "derived: EPYC 9654 FP32 = 96 cores × 3.7 GHz boost × 32 FLOP/cycle (Zen 4) = 11.4 TFLOP/s; "
     "ridge = 11.4 TFLOP/s ÷ 0.4608 TB/s ≈ 25 FLOP/B",
     "NVIDIA H100 whitepaper (132 SMs, 528 Tensor Cores, 989.4 dense BF16): "
     "https://nvdam.widen.net/s/95bdhpsgrs/nvidia_h100_tensor_core_gpu_architecture_whitepaper_v1.03",

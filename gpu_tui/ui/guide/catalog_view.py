@@ -23,6 +23,7 @@ from gpu_tui.core.guide.lineup import (
     filter_rows,
     header_labels,
     local_rows,
+    local_summary,
     sort_rows,
 )
 from gpu_tui.core.units import format_rounded, gigabyte_symbol
@@ -299,9 +300,9 @@ class CatalogView(Widget):
             table.add_row(name, *visible, key=row.key, height=device_name.height(name))
         keys = [row.key for row in self.rows]
         table.move_cursor(row=keys.index(keep) if keep in keys else 0)
-        local = sum(row.local for row in self.rows)
+        catalog = sum(not row.local for row in self.rows)
         table.border_title = (
-            f"{len(self.rows) - local} of {len(self.catalog)} · ▶ this machine ({local})"
+            f"catalog {catalog} of {len(self.catalog)} · ▶ this machine: {local_summary(self.rows)}"
             f" · sorted by {header_labels()[self.sort_index]}{' ▼' if self.descending else ' ▲'}"
         )
         table.border_subtitle = _subtitle(

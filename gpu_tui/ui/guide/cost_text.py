@@ -33,7 +33,7 @@ def price_source(usd_per_hour: float) -> str:
 def verdict(year: cost.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> Text:
     """Break-even utilisation, then what one useful GPU-hour costs each way at the chosen u."""
     u_star = cost.break_even_utilization(year, choice.usd_per_hour)
-    price = f"${choice.usd_per_hour:,.2f}/GPU-h (seen {choice.date or 'date not given'})"
+    price = f"${choice.usd_per_hour:,.2f}/GPU-h (price of {choice.date or 'date not given'})"
     text = Text()
     if u_star is None:
         text.append("Break-even: never", style=f"bold {styles['text-warning']}")
@@ -52,7 +52,7 @@ def verdict(year: cost.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> 
     text.append(f"At {choice.utilization * 100:g} %: ", style="bold")
     text.append(f"on-prem ${onprem:,.2f} per useful GPU-hour vs cloud ${choice.usd_per_hour:,.2f}")
     text.append(f" → {cheaper} is cheaper", style="bold")
-    text.append(f" (on-prem ROI {roi:+.0%} over the life).\n")
+    text.append(f" (return on investment of owning: {roi:+.0%} over the life).\n")
     if choice.measured_tflops is not None:
         cloud = cost.usd_per_tflop_hour(choice.usd_per_hour, choice.measured_tflops)
         own = cost.usd_per_tflop_hour(onprem, choice.measured_tflops)
@@ -66,10 +66,10 @@ def verdict(year: cost.GpuYear, choice: CloudChoice, styles: dict[str, str]) -> 
 def breakdown(year: cost.GpuYear) -> Text:
     """The per-GPU-year split: the fixed parts, then power above idle."""
     parts = (
-        ("capex÷life", year.capex_usd),
+        ("hardware÷life", year.capex_usd),
         ("maintenance", year.maintenance_usd),
         ("staff", year.staff_usd),
-        ("colo", year.colo_usd),
+        ("colocation", year.colo_usd),
         ("idle power", year.idle_power_usd),
     )
     text = Text("Per GPU-year: ", style="bold")
@@ -77,8 +77,8 @@ def breakdown(year: cost.GpuYear) -> Text:
     text.append(" · ".join(f"{name} ${value:,.0f}" for name, value in parts))
     text.append(f") + power above idle ${year.variable_usd:,.0f} × utilisation.\n")
     text.append(
-        "u* = fixed ÷ (8760 h × cloud price − power); "
-        f"$/useful h = (fixed + power × u) ÷ (8760 × u). {cost.SOURCE_FORMULAS}.",
+        "break-even utilisation = fixed ÷ (8760 h × cloud price − power); at utilisation u, "
+        f"$ per useful hour = (fixed + power × u) ÷ (8760 h × u). {cost.SOURCE_FORMULAS}.",
         style="italic",
     )
     return text
@@ -96,7 +96,7 @@ def reference_table(year: cost.GpuYear) -> Table:
     )
     table.add_column("$/GPU-h", justify="right", no_wrap=True)
     table.add_column("break-even", justify="right", no_wrap=True)
-    table.add_column("seen", no_wrap=True)
+    table.add_column("price of", no_wrap=True)
     # An address longer than the column folds onto the next line rather than losing its end.
     table.add_column("what (source)", ratio=1, overflow="fold")
     for price in cost.REFERENCE_PRICES:
@@ -113,7 +113,7 @@ def reference_table(year: cost.GpuYear) -> Table:
 def snapshot_table() -> Table:
     """Provider list prices, every one with the date its source printed it."""
     table = Table(
-        title="Cloud prices seen, $/GPU-hour",
+        title="Cloud list prices, $/GPU-hour, each with the day it was seen",
         title_justify="left",
         expand=True,
         box=None,
@@ -125,7 +125,7 @@ def snapshot_table() -> Table:
     table.add_column("GPU", no_wrap=True)
     table.add_column("provider", ratio=1, overflow="fold")
     table.add_column("$/h", justify="right", no_wrap=True)
-    table.add_column("seen", no_wrap=True)
+    table.add_column("seen on", no_wrap=True)
     for row in PRICES:
         usd = f"{row.usd_per_gpu_hour:.2f}"
         if row.usd_high is not None:
@@ -134,6 +134,15 @@ def snapshot_table() -> Table:
         note = f"; {row.note}" if row.note else ""
         table.add_row(row.gpu, Text(f"{row.provider}{kind}{note} ({cite(row)})"), usd, row.date)
     return table
+
+
+def terms() -> Text:
+    """The cost words a reader may not know, one line each: the term in bold, its gloss."""
+    text = Text()
+    for index, (term, gloss) in enumerate(cost.TERMS):
+        text.append(("\n" if index else "") + term, style="bold")
+        text.append(f": {gloss}.")
+    return text
 
 
 def tables(year: cost.GpuYear) -> RenderableType:

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
@@ -19,8 +19,16 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import cost
 from gpu_tui.core.guide.measured import Measured, latest_measured
 from gpu_tui.core.limits import Limit
-from gpu_tui.ui.guide.cost_text import CloudChoice, price_source, snapshot_table, tables, verdict
+from gpu_tui.ui.guide.cost_text import (
+    CloudChoice,
+    price_source,
+    snapshot_table,
+    tables,
+    terms,
+    verdict,
+)
 from gpu_tui.ui.widgets.field import Field as TextField
+from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
 
@@ -38,7 +46,7 @@ class Field:
 DEFAULT_PRICE = cost.REFERENCE_PRICES[0]
 CLOUD_FIELDS = (
     Field("price", "Cloud $/GPU-h"),
-    Field("date", "Price seen"),
+    Field("date", "Price date"),
     Field("util", "Utilisation %", percent=True),
     Field("tflops", "Measured TFLOP/s"),
 )
@@ -49,10 +57,10 @@ NODE_FIELDS = (
     Field("life", "Life, years", "life_years"),
     Field("maint", "Maintenance %/yr", "maintenance_fraction_per_year", percent=True),
     Field("staff", "Staff $/yr", "staff_usd_per_year"),
-    Field("colo", "Colo $/kW-yr", "colo_usd_per_kw_year"),
+    Field("colo", "Colocation $/kW-yr", "colo_usd_per_kw_year"),
     Field("kw", "Node power kW", "node_kw"),
     Field("idle", "Idle power %", "idle_power_fraction", percent=True),
-    Field("pue", "PUE", "pue"),
+    Field("pue", "PUE (cooling ×)", "pue"),
     Field("kwh", "Electricity $/kWh", "usd_per_kwh"),
 )
 CLOUD_DEFAULTS = {
@@ -114,14 +122,21 @@ class CostView(ReportsWorkerFailures, Widget):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="cost-main"):
-            with CostForm(id="cost-form", can_focus=False):
-                for field in (*CLOUD_FIELDS, *NODE_FIELDS):
-                    with Horizontal(classes="cost-row"):
-                        yield Label(field.label, classes="field-label")
-                        yield TextField(_default_text(field), id=f"cost-{field.id}", compact=True)
+            with Vertical(id="cost-side"):
+                with CostForm(id="cost-form", can_focus=False):
+                    for field in (*CLOUD_FIELDS, *NODE_FIELDS):
+                        with Horizontal(classes="cost-row"):
+                            yield Label(field.label, classes="field-label")
+                            yield TextField(
+                                _default_text(field), id=f"cost-{field.id}", compact=True
+                            )
+                # Wide: the words explained under the form, where the rows end (CSS).
+                yield ReadingBox(text_id="cost-terms-side", id="cost-terms-box")
             with VerticalScroll(id="cost-results-scroll"):
                 yield Static(id="cost-results")
                 yield Static(id="cost-tables")
+                # At 80 columns the form fills its column: the words follow the verdict.
+                yield Static(terms(), id="cost-terms")
                 yield Static(snapshot_table(), id="cost-prices")
         yield Static(id="cost-source")
 
@@ -137,6 +152,9 @@ class CostView(ReportsWorkerFailures, Widget):
 
     def on_mount(self) -> None:
         self.query_one("#cost-form").border_title = "Inputs (H100 node)"
+        box = self.query_one("#cost-terms-box", ReadingBox)
+        box.border_title = "What the words mean"
+        box.update(terms())
         self.recompute()
         self.show_source("price")
         self.read_measured()
@@ -208,10 +226,15 @@ class CostView(ReportsWorkerFailures, Widget):
             self.show_source((focused.id or "").removeprefix("cost-"))
 
     def show_source(self, field_id: str) -> None:
-        """Where the focused input's default comes from, or that the user changed it."""
+        """What the focused input means, then where its value comes from (or that the user
+        changed it)."""
         by_id = {field.id: field for field in (*CLOUD_FIELDS, *NODE_FIELDS)}
         field = by_id[field_id]
         text = Text(f"{field.label}: ", style="bold")
+        # The node's inputs in plain words; the cloud fields' labels say theirs.
+        meaning = cost.INPUT_MEANINGS.get(field.attr or "")
+        if meaning:
+            text.append(f"{meaning}. ")
         if field_id == "price":
             source = price_source(_safe_float(self.value("price")))
         elif field_id == "tflops" and self.measured is not None:
@@ -221,7 +244,7 @@ class CostView(ReportsWorkerFailures, Widget):
         elif field.attr is None:
             source = CLOUD_SOURCES[field_id]
         elif self.value(field_id).strip() == _default_text(field):
-            source = cost.INPUT_SOURCES[field.attr]
+            source = f"Default: {cost.INPUT_SOURCES[field.attr]}"
         else:
             source = "given by you"
         text.append(source)

@@ -17,8 +17,8 @@ from textual.widgets import DataTable, Input, Label, Select, Static
 from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import fit
-from gpu_tui.core.guide.lineup import display_name
-from gpu_tui.core.guide.report import gb, kv_formula, read_formula
+from gpu_tui.core.guide.lineup import counted, display_name
+from gpu_tui.core.guide.report import kv_formula, read_formula, size
 from gpu_tui.core.guide.shapes import parse_params
 from gpu_tui.core.units import format_parameters
 from gpu_tui.ui.guide import device_name
@@ -76,6 +76,9 @@ class FitView(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.placements: tuple[fit.Placement, ...] = ()
+        """The table's rows: identical devices of this machine as one, named ``8 × H100``."""
+        self.counts: tuple[int, ...] = ()
+        """How many devices each row stands for (1 but for this machine's merged ones)."""
         self.result: fit.FitResult | None = None
         # Named as in the Catalog table ("H100 SXM", not "NVIDIA H100 SXM").
         targets = fit.catalog_targets()
@@ -150,7 +153,11 @@ class FitView(Widget):
             summary.update(Text(str(error), style=self.app.get_css_variables()["text-error"]))
             return
         self.result = fit.with_targets(result, local_targets(self.inventory) + self.catalog)
-        self.placements = _ranked(self.result.placements)
+        groups = fit.grouped(_ranked(self.result.placements))
+        self.placements = tuple(
+            replace(p, target=replace(p.target, name=counted(p.target.name, n))) for p, n in groups
+        )
+        self.counts = tuple(n for _, n in groups)
         summary.update(self.summary(self.result))
         keep = table.cursor_row
         # Columns anew: the Device column is as wide as this machine's names need.
@@ -172,16 +179,17 @@ class FitView(Widget):
         """The arithmetic, with this machine's answer first; five lines that fit in 80 columns."""
         shape = result.shape.shape
         text = Text()
-        first_local = next((p for p in self.placements if p.target.local), None)
+        first_local = next((i for i, p in enumerate(self.placements) if p.target.local), None)
         if first_local is not None:
-            text.append(self.verdict(first_local) + "\n", style="bold")
+            verdict = self.verdict(self.placements[first_local], self.counts[first_local])
+            text.append(verdict + "\n", style="bold")
         active = f"; {format_parameters(result.active_params)} active" if shape.moe else ""
         text.append(
-            f"Weights  {gb(result.weight_bytes):>10} = {format_parameters(result.params)} "
+            f"Weights  {size(result.weight_bytes):>11} = {format_parameters(result.params)} "
             f"params × {fit.DTYPE_BYTES[result.dtype]:g} B ({result.dtype}){active}\n"
         )
         text.append(
-            f"KV cache {gb(result.kv_cache_bytes):>10} = {kv_formula(result, short=True)}\n"
+            f"KV cache {size(result.kv_cache_bytes):>11} = {kv_formula(result, short=True)}\n"
         )
         model = (
             f"{shape.name} as published"
@@ -190,24 +198,34 @@ class FitView(Widget):
         )
         # The caveat leads: cut at the right edge, the line must not say the opposite.
         caveat = "nothing reserved for activations or overhead"
-        text.append(f"Total    {gb(result.total_bytes):>10} · {caveat}\n")
-        text.append(f"Read     {gb(result.bytes_read_per_step):>10} per step · {model}")
+        text.append(f"Total    {size(result.total_bytes):>11} · {caveat}\n")
+        text.append(f"Read     {size(result.bytes_read_per_step):>11} per step · {model}")
         return text
 
     @staticmethod
-    def verdict(p: fit.Placement) -> str:
-        """One line: does it fit on this device, and how fast can it decode at best."""
+    def verdict(p: fit.Placement, count: int = 1) -> str:
+        """One line: does it fit on this machine's ``count`` such devices, and how fast can it
+        decode at best."""
         name = p.target.name
-        if p.devices_needed is None:
+        needed = p.devices_needed
+        if needed is None:
             return f"▶ {name}: memory unknown"
-        share = f"{(p.fraction_of_one or 0) * 100:.0f} %"
+        # How full one is says how much room is left; past one, the count is the answer (the
+        # table's "Of one" column keeps the share). The line must fit 80 columns.
+        share = f" ({(p.fraction_of_one or 0) * 100:.0f} %)"
         if p.target.ram:
-            fits = "fits in RAM" if p.devices_needed == 1 else "too big for RAM"
+            fits = "fits in RAM" + share if needed == 1 else "too big for RAM"
+        elif needed == 1:
+            fits = "fits on one" + share
+        elif count == 1:
+            fits = f"needs {needed}"
+        elif needed <= count:
+            fits = f"needs {needed} of the {count}"
         else:
-            fits = "fits on one" if p.devices_needed == 1 else f"needs {p.devices_needed}"
+            fits = f"needs {needed}, has {count}"
         rate = p.decode_tokens_per_second_max
         decode = "" if rate is None else f"; decode ≤ {rate:,.1f} tok/s/seq"
-        return f"▶ {name}: {fits} ({share}){decode}"
+        return f"▶ {name}: {fits}{decode}"
 
     @staticmethod
     def cells(
@@ -229,7 +247,7 @@ class FitView(Widget):
         bandwidth = p.target.bandwidth_bytes_per_second
         return [
             name,
-            Text(gb(p.target.memory_bytes), justify="right"),
+            Text(size(p.target.memory_bytes), justify="right"),
             Text(need, style=need_style, justify="right"),
             Text(share, justify="right"),
             Text("—" if rate is None else f"{rate:,.1f}", justify="right"),
@@ -252,14 +270,14 @@ class FitView(Widget):
         if p.devices_needed is not None and p.target.memory_bytes is not None:
             basis = f" ({p.target.memory_basis})" if p.target.memory_basis else ""
             text.append(
-                f": {gb(result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
-                f"of one {gb(p.target.memory_bytes)}{basis} → {p.devices_needed} needed"
+                f": {size(result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
+                f"of one {size(p.target.memory_bytes)}{basis} → {p.devices_needed} needed"
             )
         bandwidth = p.target.bandwidth_bytes_per_second
         if p.decode_tokens_per_second_max is not None and bandwidth is not None:
             text.append(
                 f"; decode ≤ {p.devices_needed} × {bandwidth / 1e12:.2f} TB/s ÷ "
-                f"{gb(result.bytes_read_per_step)} read per step = "
+                f"{size(result.bytes_read_per_step)} read per step = "
                 f"{p.decode_tokens_per_second_max:,.1f} tok/s per sequence (a ceiling)"
             )
         text.append("\nsource: ", style="bold")
@@ -269,7 +287,7 @@ class FitView(Widget):
             f"Shape: {result.shape.how}.",
             FORMULAS,
             *([fit.MOE_NOTE] if result.shape.shape.moe else []),
-            fit.UNITS_NOTE,
+            fit.units_note(),
             fit.CAPACITY_NOTE,
         ]
         text.append("\n" + " ".join(notes), style="italic")

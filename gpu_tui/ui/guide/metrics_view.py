@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import OptionList
+from textual.containers import Horizontal, Vertical
+from textual.widgets import OptionList, Static
 
 from gpu_tui.core.guide.metrics import KEY_METRICS, Metric
 from gpu_tui.ui.widgets.reading_box import ReadingBox
@@ -14,7 +15,9 @@ from gpu_tui.ui.widgets.reading_box import ReadingBox
 
 def metric_text(metric: Metric) -> Text:
     """What it is, why it matters, how to read it, and where that comes from."""
-    text = Text(metric.name + "\n", style="bold")
+    # The name alone in bold: a Text's own style would embolden everything appended to it.
+    text = Text()
+    text.append(metric.name + "\n", style="bold")
     for label, body in (("What", metric.what), ("Why", metric.why), ("Reading", metric.reading)):
         text.append(f"\n{label}: ", style="bold")
         text.append(body + "\n")
@@ -22,13 +25,36 @@ def metric_text(metric: Metric) -> Text:
     return text
 
 
+def overview() -> Table:
+    """Every metric and what it is, a line or two each: the whole field at a glance, which a
+    wide terminal has the room for under the one being read."""
+    table = Table(
+        title="All of them at a glance (↑↓ on the left reads one in full)",
+        title_justify="left",
+        title_style="bold",
+        expand=True,
+        box=None,
+        padding=(0, 1),
+        header_style="bold",
+    )
+    table.add_column("metric", no_wrap=True)
+    table.add_column("what it is", ratio=1)
+    for metric in KEY_METRICS:
+        table.add_row(metric.name, metric.what)
+    return table
+
+
 class MetricsView(Horizontal):
-    """A list of the metrics (↑↓ to move) and the highlighted one explained."""
+    """A list of the metrics (↑↓ to move) and the highlighted one explained; wide, all of
+    them in brief below it."""
 
     def compose(self) -> ComposeResult:
         yield OptionList(*(m.name for m in KEY_METRICS), id="metrics-list")
-        # Taller than the box at 80×24: Tab, then ↓ reads on (the border says so).
-        yield ReadingBox(text_id="metrics-text", id="metrics-scroll")
+        with Vertical(id="metrics-reading"):
+            # Taller than the box at 80×24: Tab, then ↓ reads on (the border says so).
+            yield ReadingBox(text_id="metrics-text", id="metrics-scroll")
+            # Shown only when wide (CSS): at 80×24 the one metric takes the room.
+            yield Static(overview(), id="metrics-overview")
 
     def on_mount(self) -> None:
         metrics = self.query_one("#metrics-list", OptionList)

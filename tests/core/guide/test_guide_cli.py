@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from gpu_tui.cli import main
+from gpu_tui.core import units
 from gpu_tui.core.devices.model import Accelerator
 from tests.core.guide.fakes import make_device
 
@@ -30,6 +32,13 @@ class FakeDiscovery:
             cpu=SimpleNamespace(model="Test CPU"),
             memory=SimpleNamespace(total_bytes=24 * 2**30),
         )
+
+
+@pytest.fixture(autouse=True)
+def binary_after() -> Iterator[None]:
+    """``--size-unit`` sets the process's unit: put the default back for the tests after."""
+    yield
+    units.set_size_unit("binary")
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +87,8 @@ def test_fit_json_for_an_8b_model(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(d["source"] for d in data["devices"])
     assert {"weights", "kv_cache", "decode", "memory_unit"} <= set(data["sources"])
     assert data["sources"]["decode"]["url"].startswith("https://jax-ml.github.io/scaling-book")
-    assert data["this_machine"].startswith("On this machine (no GPU found; 25.8 GB of RAM)")
+    # JSON's text keeps binary units, whoever runs it (the sizes themselves are bytes).
+    assert data["this_machine"].startswith("On this machine (no GPU found; 24.0 GiB of RAM)")
 
 
 def test_a_bare_size_is_labelled_assumed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,9 +122,26 @@ def test_fit_puts_this_machines_devices_first(
     assert code == 0
     assert " *NVIDIA H200 " in out
     assert out.splitlines()[-1] == (
-        "On this machine (1× NVIDIA H200, 150.8 GB each): fits on one GPU; "
+        "On this machine (1 × NVIDIA H200, 140.4 GiB each): fits on one GPU; "
         f"decode ≤ {4917e9 / total:,.1f} tok/s per sequence."
     )
+
+
+def test_identical_gpus_are_one_text_line_and_each_a_json_entry(
+    capsys: pytest.CaptureFixture[str], discovery: FakeDiscovery
+) -> None:
+    h200 = make_device(memory=143_771 * 2**20, bandwidth_gbps=4917.0)
+    discovery.accelerators = tuple(replace(h200, index=i) for i in range(8))
+    code, out, _ = run(["--fit", "llama-3.1-405b"], capsys)
+    assert code == 0
+    mine = [line for line in out.splitlines() if "NVIDIA H200 " in line and "*" in line]
+    assert len(mine) == 1
+    assert mine[0].startswith(" *8 × NVIDIA H200 ")
+    assert "(8 × = 8 identical devices; the figures are each one's)" in out
+    assert out.splitlines()[-1].startswith("On this machine (8 × NVIDIA H200, 140.4 GiB each)")
+    # JSON keeps one entry per device: a script may address each.
+    data = run_json(["--fit", "llama-3.1-405b"], capsys)
+    assert sum(d["name"] == "NVIDIA H200" for d in data["devices"]) == 8
 
 
 def test_bad_fit_input_is_refused_before_touching_the_hardware(
@@ -139,14 +166,31 @@ def test_fit_text_shows_the_arithmetic_and_numbered_sources(
 ) -> None:
     code, out, err = run(["--fit", "70B", "--context", "0"], capsys)
     assert (code, err) == (0, "")
-    assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
-    assert "(sizes in GB = 10⁹ bytes)" in out.splitlines()[0]
+    # Binary units by default: NVIDIA's "141GB" is 141 GiB, and reads so.
+    assert "weights     130.4 GiB  = 70,000,000,000 parameters × 2 B" in out
+    assert "(sizes in GiB = 2³⁰ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["151.4", "GB", "1", "92.5%"]
+    assert h200.split()[3:7] == ["141.0", "GiB", "1", "92.5%"]
+    assert " GB " not in out.replace('"80 GB"', "")  # every size in GiB (the quote aside)
     assert "Device sources:" in out
     assert "[1] " in out
     assert "https://jax-ml.github.io/scaling-book/inference/" in out
     assert out.splitlines()[-1].startswith("On this machine (no GPU found")
+
+
+def test_fit_text_follows_the_size_unit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--fit", "70B", "--context", "0", "--size-unit", "decimal"], capsys)
+    assert (code, err) == (0, "")
+    assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
+    assert "(sizes in GB = 10⁹ bytes)" in out.splitlines()[0]
+    h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
+    assert h200.split()[3:7] == ["151.4", "GB", "1", "92.5%"]
+    assert "GiB" not in out.replace("80 GiB = 85.9 GB", "")  # the note on makers' "GB"
+    assert out.splitlines()[-1].startswith("On this machine (no GPU found; 25.8 GB of RAM)")
+    # JSON keeps bytes, and the same numbers, whatever unit the text is in.
+    data = run_json(["--fit", "70B", "--context", "0", "--size-unit", "decimal"], capsys)
+    assert data == run_json(["--fit", "70B", "--context", "0"], capsys)
+    assert data["weight_bytes"] == 140_000_000_000
 
 
 def test_a_named_model_shows_its_configuration_and_sources(
@@ -154,7 +198,7 @@ def test_a_named_model_shows_its_configuration_and_sources(
 ) -> None:
     code, out, _ = run(["--fit", "deepseek-v3", "--dtype", "fp8", "--batch", "8"], capsys)
     assert code == 0
-    assert "KV cache       1.2 GB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8" in out
+    assert "KV cache      1.1 GiB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8" in out
     assert "64 of 256 experts per layer for 8 sequences" in out
     assert "DeepSeek-V3's configuration:" in out
     assert "inference/configs/config_671B.json" in out
@@ -209,6 +253,23 @@ def test_cost_options_reach_the_arithmetic(capsys: pytest.CaptureFixture[str]) -
     assert data["inputs"]["pue"] == 1.2
     assert data["input_sources"]["pue"] == "given by the user"
     assert price["break_even_utilization"] < 0.5572
+
+
+def test_cost_text_explains_its_words_where_they_first_appear(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A reader who is not in the trade meets no bare PUE, capex, colo, neocloud, u* or ROI."""
+    code, out, _ = run(["--cost", "--measured-tflops", "600"], capsys)
+    assert code == 0
+    for word in ("capex", "neocloud", "u*", "colo ", "colo,", " u  "):
+        assert word not in out, word
+    # Each abbreviation's first appearance says what it stands for.
+    assert out[out.index("PUE") :].startswith("PUE (site ÷ IT power)")
+    assert "the return on investment (ROI)" in out.split("ROI", 1)[0] + "ROI)"
+    words = out.split("The words used above:\n", 1)[1]
+    for term in ("utilisation", "PUE", "colocation", "GPU clouds", "ROI", "TFLOP/s-hour"):
+        assert f"{term}: " in words, term
+    assert "power usage effectiveness" in words
 
 
 def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]) -> None:

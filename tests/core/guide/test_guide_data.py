@@ -102,5 +102,19 @@ def test_gpu_tpu_cpu_table_is_complete_and_sourced() -> None:
         assert row.gpu
         assert row.tpu
     peak = next(row for row in ROWS if row.aspect == "Peak dense BF16")
-    assert (peak.gpu, peak.tpu) == ("989 TFLOPS", "459 (v5p) / 918 (v6e) TFLOPS")
+    assert (peak.gpu, peak.tpu) == ("989 TFLOP/s", "459 (v5p) / 918 (v6e) TFLOP/s")
     assert all(SOURCES)
+
+
+def test_a_rate_is_written_tflop_per_second_in_our_own_words() -> None:
+    """One form for the rate across the Guide: "TFLOP/s" (a quantity per second), never
+    "TFLOPS" beside it. Sources' quotes keep their own spelling; they are not shown as ours."""
+    ours = [
+        *(text for m in KEY_METRICS for text in (m.name, m.what, m.why, m.reading, *m.sources)),
+        *(text for card in WHY_GPUS for text in (card.title, *card.points, *card.sources)),
+        *(text for row in ROWS for text in (row.aspect, row.cpu, row.gpu, row.tpu)),
+        *SOURCES,
+        *COLUMNS,
+        *(entry.notes for entry in all_entries()),
+    ]
+    assert not [text for text in ours if "TFLOPS" in text or "FLOPS " in text]

@@ -348,11 +348,13 @@ def test_this_machine_answers_in_one_line() -> None:
     fits = answer("llama-3.1-8b", h200)
     total = 8.03e9 * 2 + 131_072 * 4096
     assert fits == (
-        "On this machine (1× NVIDIA H200, 150.8 GB each): fits on one GPU; "
+        "On this machine (1 × NVIDIA H200, 140.4 GiB each): fits on one GPU; "
         f"decode ≤ {4917e9 / total:,.1f} tok/s per sequence."
     )
     two = answer("llama-3.1-70b", h200, h200, context=128_000, batch=8)
-    assert two.startswith("On this machine (2× NVIDIA H200, 150.8 GB each): does not fit: needs 4")
+    assert two.startswith(
+        "On this machine (2 × NVIDIA H200, 140.4 GiB each): does not fit: needs 4"
+    )
     spread = answer("llama-3.1-70b", *[h200] * 8, context=128_000, batch=8)
     assert "fits on 4 of its 8 GPUs; decode ≤ " in spread
     assert "\n" not in spread
@@ -360,11 +362,11 @@ def test_this_machine_answers_in_one_line() -> None:
 
 def test_without_a_gpu_the_answer_is_about_ram() -> None:
     assert answer("llama-3.1-8b") == (
-        "On this machine (no GPU found; 25.8 GB of RAM): fits in RAM (64 % of it); "
+        "On this machine (no GPU found; 24.0 GiB of RAM): fits in RAM (64 % of it); "
         "no decode ceiling (gpu-tui computes no CPU memory bandwidth)."
     )
     assert answer("llama-3.1-70b", ram=16 * 2**30) == (
-        "On this machine (no GPU found; 17.2 GB of RAM): does not fit in RAM: needs 142.5 GB."
+        "On this machine (no GPU found; 16.0 GiB of RAM): does not fit in RAM: needs 132.8 GiB."
     )
     unknown = make_device(memory=None, bandwidth_gbps=None)
     assert "memory size is unknown" in answer("8B", unknown)
