@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -150,6 +151,24 @@ async def test_selected_row_shows_its_source(app_factory: Callable[..., GpuTuiAp
         assert "sources: NVIDIA H200 Tensor Core GPU, specifications" in detail
         assert "https://www.nvidia.com/en-us/data-center/h200/" in detail
         assert "2023" in detail  # NVIDIA launched it in November 2023
+
+
+async def test_a_figure_no_document_gives_is_said_in_words(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """The GB200's per-GPU memory is published nowhere: the detail says so, no abbreviation."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_into(pilot, app, "#guide-filter", "gb200")
+        await pilot.press("escape")
+        view = app.query_one(CatalogView)
+        index = next(i for i, r in enumerate(view.rows) if r.name == "B200 (GB200)")
+        app.query_one("#guide-table", DataTable).move_cursor(row=index)
+        await pilot.pause()
+        detail = text_of(app, "#guide-detail")
+        assert "memory not published" in detail
+        assert not re.search(r"\bn/p\b", detail)  # (a word: "garden/processors" is a URL)
 
 
 async def test_weakly_sourced_figures_are_marked_with_a_legend(

@@ -59,7 +59,7 @@ def _cell(value: object, attr: str, weak: bool = False) -> str:
 def describe(row: LineupRow) -> Text:
     """Every figure of one row, its documents (title, then address), then its notes."""
 
-    missing = "unknown" if row.local else "n/p"
+    missing = "unknown" if row.local else "not published"
 
     def fig(attr: str, unit: str = "") -> str:
         value = _shown(row, attr)
@@ -95,16 +95,6 @@ def describe(row: LineupRow) -> Text:
         head.append(row.source)
     if row.notes:
         head.append(f"\n{row.notes}", style="italic")
-    figures = (
-        row.memory_gib,
-        row.bandwidth_tbps,
-        row.bf16_tflops,
-        row.fp8_tflops,
-        row.fp32_tflops,
-        row.tdp_watts,
-    )
-    if not row.local and None in figures:
-        head.append("  n/p = not published", style="italic")
     return head
 
 
