@@ -175,10 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         error_lines.say_error(str(error), command)
         return EXIT_FAILED
     except KeyboardInterrupt:
-        ending.say(sys.stderr, "gpu-tui: interrupted")
+        ending.say(sys.stderr, f"{error_lines.who(command)}: interrupted")
         return EXIT_INTERRUPTED
     except ending.Terminated as stop:
-        if not ending.say(sys.stderr, f"gpu-tui: stopped by {ending.signal_name(stop.signum)}"):
+        stopped = f"{error_lines.who(command)}: stopped by {ending.signal_name(stop.signum)}"
+        if not ending.say(sys.stderr, stopped):
             ending.silence(sys.stdout)  # the terminal hung up: nothing more to show anyone
         return ending.exit_code(stop.signum)
     except BrokenPipeError:
@@ -220,7 +221,7 @@ def show_units(args: argparse.Namespace) -> None:
     if temperature is None or size is None:
         config, problem = user_config.load()
         if problem:
-            ending.say(sys.stderr, f"gpu-tui: {problem}")
+            error_lines.say_warning(problem, getattr(args, "command", None))
         temperature = (
             temperature or config.temperature_unit or user_config.DEFAULTS["temperature_unit"]
         )
@@ -234,7 +235,7 @@ def print_config(args: argparse.Namespace) -> int:
 
     values, problem = settings(args)
     if problem:
-        print(f"gpu-tui: {problem}", file=sys.stderr)
+        error_lines.say_warning(problem)
     print(f"# {user_config.config_path()}")
     sys.stdout.write(user_config.to_toml(values))
     return EXIT_OK
@@ -264,7 +265,7 @@ def run_tui(args: argparse.Namespace) -> int:
 
     values, problem = settings(args)
     if problem:
-        print(f"gpu-tui: {problem}", file=sys.stderr)
+        error_lines.say_warning(problem)
     config = AppConfig(
         demo=args.demo,
         pane=values["pane"],

@@ -70,7 +70,7 @@ def test_a_bad_file_costs_one_line_and_the_defaults(
     done = print_config()
     assert done.returncode == 0
     (line,) = done.stderr.splitlines()
-    assert line.startswith(f"gpu-tui: {config_home}: ")
+    assert line.startswith(f"gpu-tui: warning: {config_home}: ")
     assert says in line
     assert 'pane = "specs"' in done.stdout
     assert "secret" not in done.stdout

@@ -9,7 +9,7 @@ import math
 import sys
 from typing import Any
 
-from gpu_tui.commands.error_lines import say_error
+from gpu_tui.commands.error_lines import say_error, who
 from gpu_tui.commands.options import refresh_seconds
 from gpu_tui.commands.terminal_text import terminal_width
 from gpu_tui.commands.watch_text import Layout
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     # Blocks for at most the NVML call limit per call (a driver that hangs is given up on).
     sources = open_gpu_sources(demo=bool(getattr(args, "demo", False)))
     for note in source_notes(sources, for_scripts=args.json):
-        print(f"gpu-tui: {note}", file=sys.stderr)
+        ending.say(sys.stderr, f"{who('watch')}: {note}")
 
     # A tick wider than the terminal (or COLUMNS) goes on a few lines, with the least needed
     # columns left out; a pipe gets one whole line each. Laid out once, from the first tick.

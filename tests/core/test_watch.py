@@ -315,7 +315,7 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "Traceback" not in err
-    assert err.strip() == "gpu-tui: interrupted"
+    assert err.strip() == "gpu-tui watch: interrupted"
 
 
 def test_a_closed_pipe_ends_quietly() -> None:

@@ -220,7 +220,7 @@ def test_watch_says_why_once_and_the_cpu_lines_keep_coming(
     run = hung(fault)["watch"]
     assert run.returncode == 0, run.err
     assert run.seconds < WITHIN_ONE_LIMIT
-    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
+    assert run.err == f"gpu-tui watch: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
     lines = run.out.splitlines()
     assert len(lines) == 2
     assert all(" | cpu " in line and " | mem " in line and "gpu0" not in line for line in lines)
@@ -233,7 +233,7 @@ def test_watch_json_lines_keep_coming_with_no_gpus(
     run = hung(fault)["watch --json"]
     assert run.returncode == 0, run.err
     assert run.seconds < WITHIN_ONE_LIMIT
-    assert run.err == f"gpu-tui: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
+    assert run.err == f"gpu-tui watch: NVIDIA GPUs: {reason(HANGS[fault][1])}; CPU readings go on\n"
     records = [json.loads(line) for line in run.out.splitlines()]
     assert len(records) == 2
     for record in records:
@@ -269,7 +269,7 @@ def test_a_broken_binding_is_explained_by_info_and_watch(shim: Path, error: str)
     assert human.out.startswith("CPU · ")
     watch = run_gpu_tui(("watch", "--count", "1", "--interval", "0.1"), env)
     assert watch.returncode == 0, watch.err
-    assert watch.err == f"gpu-tui: NVIDIA GPUs: none ({expected})\n"
+    assert watch.err == f"gpu-tui watch: NVIDIA GPUs: none ({expected})\n"
     assert " | cpu " in watch.out
 
 

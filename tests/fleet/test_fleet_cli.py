@@ -38,7 +38,7 @@ def test_export_serves_then_ends_cleanly_on_sigterm() -> None:
         assert process.wait(5) == 128 + signal.SIGTERM
         assert process.stderr is not None
         rest = process.stderr.read().decode()
-        assert rest == "gpu-tui: stopped by SIGTERM\n"
+        assert rest == "gpu-tui export: stopped by SIGTERM\n"
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
     finally:
