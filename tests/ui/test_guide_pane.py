@@ -167,7 +167,7 @@ async def test_a_figure_no_document_gives_is_said_in_words(
         app.query_one("#guide-table", DataTable).move_cursor(row=index)
         await pilot.pause()
         detail = text_of(app, "#guide-detail")
-        assert "memory not published" in detail
+        assert "memory HBM3e, size not published" in detail
         assert not re.search(r"\bn/p\b", detail)  # (a word: "garden/processors" is a URL)
 
 
@@ -244,6 +244,20 @@ async def test_eight_identical_gpus_are_one_entry_that_says_eight(
         assert (view.placements[0].devices_needed, view.counts[0]) == (2, 8)
         verdict = text_of(app, "#fit-summary").splitlines()[0]
         assert verdict.startswith("▶ 8 × H100 80GB HBM3: needs 2 of the 8; decode ≤ ")
+
+
+async def test_the_fit_table_says_how_many_rows_lie_below(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")  # the form has the keyboard: Esc reaches the table
+        table = app.query_one("#fit-table", DataTable)
+        await until(pilot, lambda: bool(table.border_subtitle), "the rows-below hint")
+        below = int(str(table.border_subtitle).split()[1])
+        assert str(table.border_subtitle) == f"↓ {below} more rows: Esc, then ↑↓"
+        assert 0 < below < table.row_count
 
 
 async def test_no_gpu_still_places_the_cpu(app_factory: Callable[..., GpuTuiApp]) -> None:

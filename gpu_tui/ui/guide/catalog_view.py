@@ -70,13 +70,13 @@ def describe(row: LineupRow) -> Text:
 
     head = Text(row.name, style="bold")
     facts = [row.vendor, row.architecture, *([fig("year")] if row.year else [])]
-    memory = (
-        fig("memory_gib", f" {gigabyte_symbol()}")
-        if row.memory_gib is not None
-        else f"memory {missing}"
-    )
-    if row.memory_type:
-        memory += f" {row.memory_type}{WEAK_MARK if 'memory_type' in row.weak else ''}"
+    kind = f"{row.memory_type}{WEAK_MARK if 'memory_type' in row.weak else ''}"
+    if row.memory_gib is not None:
+        memory = fig("memory_gib", f" {gigabyte_symbol()}") + (
+            f" {kind}" if row.memory_type else ""
+        )
+    else:  # "memory HBM3e, size not published"
+        memory = f"memory {kind + ', size ' if row.memory_type else ''}{missing}"
     bf16 = fig("bf16_tflops")
     if row.bf16_sparse_tflops is not None:
         bf16 += f" (2:4 sparse {format_rounded(row.bf16_sparse_tflops)})"

@@ -25,6 +25,7 @@ from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.scroll_hint import HintedTable
 
 DTYPES = ("fp32", "bf16", "fp8", "int4")
 DEFAULT_MODEL = "llama-3.1-8b"
@@ -105,7 +106,9 @@ class FitView(Widget):
         # Below the table at 80 columns, beside it when wide (CSS); at 80×24 the notes are
         # longer than the rows left for them, so the box scrolls (Tab, then ↓).
         with Container(id="fit-results"):
-            yield DataTable(id="fit-table", cursor_type="row", zebra_stripes=True)
+            yield HintedTable(
+                id="fit-table", cursor_type="row", zebra_stripes=True, reach="Esc, then ↑↓"
+            )
             yield ReadingBox(text_id="fit-detail", id="fit-detail-box")
 
     def on_mount(self) -> None:

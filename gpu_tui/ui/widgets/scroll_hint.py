@@ -4,7 +4,7 @@ another widget has it. Nothing when everything fits."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.widgets import DataTable
 
@@ -64,3 +64,12 @@ class ScrollHint(_Base):
     def watch_has_focus(self, has_focus: bool) -> None:
         super().watch_has_focus(has_focus)
         self.show_hint()
+
+
+class HintedTable(ScrollHint, DataTable[Any]):
+    """A DataTable whose border says how many rows lie out of sight; ``reach`` is how to get
+    the keyboard to it from elsewhere."""
+
+    def __init__(self, *, reach: str = ScrollHint.HINT_REACH, **options: Any) -> None:
+        super().__init__(**options)
+        self.HINT_REACH = reach
