@@ -31,6 +31,7 @@ from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.fleet_node import FleetNodeView
 from gpu_tui.ui.pane import Pane
 from gpu_tui.ui.widgets.field import Field
+from gpu_tui.ui.widgets.scroll_hint import HintedTable
 
 REFRESH_SECONDS = 5.0
 CPU_SHARE = 0.02
@@ -171,7 +172,13 @@ class FleetPane(Pane, can_focus=False):
             yield Field(
                 placeholder="/ filter by node, model, pod or job", id="fleet-filter", compact=True
             )
-            yield DataTable(id="fleet-grid", cursor_type="row", zebra_stripes=True)
+            yield HintedTable(
+                id="fleet-grid",
+                cursor_type="row",
+                zebra_stripes=True,
+                reach="",
+                keys="s sort · / filter · r refresh",
+            )
             yield Static(id="fleet-idle")
         yield FleetNodeView(id="fleet-node")
 
@@ -434,7 +441,7 @@ class FleetPane(Pane, can_focus=False):
         snapshot = self.snapshot
         if snapshot is None or not self.is_mounted:
             return
-        table = self.query_one("#fleet-grid", DataTable)
+        table = self.query_one("#fleet-grid", HintedTable)
         rows = grid_rows(snapshot, snapshot.time, self.filter_text, self.sort_index)
         shown = [(row.name, row.cells(), row.state != "up", bool(row.flags)) for row in rows]
         names = [row[0] for row in shown]
@@ -446,7 +453,7 @@ class FleetPane(Pane, can_focus=False):
         label = SORTS[self.sort_index].label
         count = f"{len(rows)} of {len(snapshot.nodes)}" if self.filter_text else f"{len(rows)}"
         table.border_title = f"{count} nodes · sorted by {label}"
-        table.border_subtitle = "s sort · / filter · r refresh"
+        table.show_hint()  # where more rows lie, and the table's keys
         self._show_idle(snapshot)
 
     def _styles(self) -> tuple[str, str]:

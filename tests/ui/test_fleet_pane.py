@@ -54,6 +54,11 @@ async def test_totals_rows_sort_and_filter() -> None:
         assert "1 hot, 1 throttled, 1 XID · 2 idle while allocated" in summary
         # Issues first: the node that is down, then the one with an XID and a hot GPU.
         assert grid_names(app)[:2] == ["dgx-h05", "dgx-h03"]
+        grid = app.query_one("#fleet-grid", DataTable)
+        await pilot.pause()
+        hint = str(grid.border_subtitle)  # the keys; where more nodes lie, when they do
+        assert hint.endswith("s sort · / filter · r refresh")
+        assert ("more rows" in hint) is (grid.max_scroll_y > 0)
         await pilot.press("s")
         assert grid_names(app) == ["dgx-h01", "dgx-h02", "dgx-h03", "dgx-h04", "dgx-h05"]
         await pilot.press("s")  # utilisation, busiest first

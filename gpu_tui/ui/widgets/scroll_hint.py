@@ -23,6 +23,8 @@ class ScrollHint(_Base):
     """What is counted; empty: the hint says only where more lies (``↓ more``)."""
     HINT_REACH = "Enter, then ↑↓"
     """How to reach the rest from elsewhere; empty when the widget usually has the keyboard."""
+    HINT_KEYS = ""
+    """The widget's own keys, said after where the rest lies (or alone when all fits)."""
 
     def hint_counts(self) -> tuple[int, int]:
         """How much lies above and below the view: a table's rows, another widget's lines."""
@@ -41,7 +43,7 @@ class ScrollHint(_Base):
     def show_hint(self) -> None:
         above, below = self.hint_counts()
         if not above and not below:
-            self.border_subtitle = None
+            self.border_subtitle = self.HINT_KEYS or None
             return
         count = bool(self.HINT_UNIT)
         where = [f"↑ {above}" if count else "↑"] if above else []
@@ -49,7 +51,7 @@ class ScrollHint(_Base):
         text = f"{' · '.join(where)} more {self.HINT_UNIT}".rstrip()
         if self.HINT_REACH and not self.has_focus:
             text += f": {self.HINT_REACH}"
-        self.border_subtitle = text
+        self.border_subtitle = f"{text} · {self.HINT_KEYS}" if self.HINT_KEYS else text
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.show_hint)
@@ -68,8 +70,10 @@ class ScrollHint(_Base):
 
 class HintedTable(ScrollHint, DataTable[Any]):
     """A DataTable whose border says how many rows lie out of sight; ``reach`` is how to get
-    the keyboard to it from elsewhere."""
+    the keyboard to it from elsewhere, ``keys`` its own keys."""
 
-    def __init__(self, *, reach: str = ScrollHint.HINT_REACH, **options: Any) -> None:
+    def __init__(
+        self, *, reach: str = ScrollHint.HINT_REACH, keys: str = "", **options: Any
+    ) -> None:
         super().__init__(**options)
-        self.HINT_REACH = reach
+        self.HINT_REACH, self.HINT_KEYS = reach, keys
