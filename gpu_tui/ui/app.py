@@ -136,9 +136,11 @@ class GpuTuiApp(App[int]):
         # container behind it. A Monitor tick then touches
         # its own widgets only; TabbedContent would add three full-height containers.
         tabs = (Tab(f"{spec.key} {spec.title}", id=f"tab-{spec.name}") for spec in PANES)
-        yield Container(
-            Header(), Tabs(*tabs, active=f"tab-{self.config.pane}", id="tabs"), id="top-bar"
-        )
+        bar = Tabs(*tabs, active=f"tab-{self.config.pane}", id="tabs")
+        # The number keys and clicks choose a pane; Tab moves within the pane shown, so the
+        # keyboard never lands on the bar, where none of the pane's keys would work.
+        bar.can_focus = False
+        yield Container(Header(), bar, id="top-bar")
         for spec in PANES:
             if spec.name == self.config.pane:
                 yield self.build_pane(spec)

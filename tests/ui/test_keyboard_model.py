@@ -411,3 +411,23 @@ async def test_the_keys_screen_stacks_its_columns_on_a_narrow_screen(
         first, second = app.screen.query(".keys-column")
         assert (first.region.x == second.region.x) is stacked
         assert (second.region.y > first.region.y) is stacked
+
+
+@pytest.mark.parametrize("pane", ["specs", "monitor", "bench", "guide"])
+async def test_tab_moves_within_the_pane_and_never_onto_the_tab_bar(
+    app_factory: Callable[..., GpuTuiApp], pane: str
+) -> None:
+    """On the tab bar none of the pane's keys work (Bench's r and p did nothing there)."""
+    app = app_factory(pane=pane)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = app.panes[pane]
+        visited = set()
+        for _ in range(6):
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            assert focused is not None
+            assert shown in focused.ancestors_with_self, focused
+            visited.add(focused)
+        assert visited  # at least one stop, every one inside the pane
