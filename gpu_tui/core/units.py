@@ -12,6 +12,8 @@ Plain numbers (``,`` is the thousands separator; none of these writes ``1e+03``,
 - :func:`format_exact`: every digit, whole numbers with separators: ``10,000,000`` ·
   ``0.000000001`` (the limits of a range, in messages about a value outside it).
 - :func:`format_times`: :func:`format_number` and ``×``: ``1.05×`` · ``1,000×``.
+- :func:`format_count`: a whole count and its noun, singular for one: ``1 onion`` ·
+  ``10,000 onions``.
 - :func:`format_reading`: a reading that may be :class:`Unknown`, in a format spec of the
   caller's, or a short marker when unknown: ``45%`` · ``–``.
 
@@ -262,6 +264,12 @@ def format_number(value: float) -> str:
     """Three significant figures, trailing zeros dropped, below 100 (``0.0123``, ``2.5``,
     ``99.9``); whole with thousands separators from 100 (``123``, ``1,998``)."""
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def format_count(count: int, noun: str) -> str:
+    """``1 onion``, ``10,000 onions``: the noun is given in the plural and loses its ``s``
+    for one (the nouns counted here are regular: tasks, onions, cooks, squads, units)."""
+    return f"{count:,} {noun[:-1] if count == 1 and noun.endswith('s') else noun}"
 
 
 def format_precise(value: float) -> str:

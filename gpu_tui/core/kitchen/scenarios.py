@@ -11,6 +11,7 @@ from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.kitchen import figures, hardware_facts
 from gpu_tui.core.kitchen.params import ALL_KEYS, HALLWAY_KEYS, PHASE_KEYS, KitchenParams, Phase
+from gpu_tui.core.units import format_count
 
 Lesson = Literal["race", "amdahl", "pantry", "hallway", "scaling"]
 
@@ -46,7 +47,7 @@ class Scenario:
 
     def counted(self, n: int) -> str:
         """``n`` of the recipe's tasks in words: "1 onion", "10,000 onions"."""
-        return f"{n:,} {self.noun[:-1] if n == 1 and self.noun.endswith('s') else self.noun}"
+        return format_count(n, self.noun)
 
     def changes(self, params: KitchenParams) -> list[tuple[str, object, object]]:
         """What ``params`` sets otherwise than the scenario: (reference name, the scenario's

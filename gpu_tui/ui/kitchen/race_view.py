@@ -12,7 +12,7 @@ from gpu_tui.core.kitchen.conveyor import SQUAD
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import Scenario
 from gpu_tui.core.kitchen.timeline import BrigadeState, BrigadeTimeline, ChefTimeline
-from gpu_tui.core.units import format_precise
+from gpu_tui.core.units import format_count, format_precise
 from gpu_tui.ui.kitchen.progress_line import ProgressLine
 from gpu_tui.ui.kitchen.squad_grid import STATE_NAMES, SquadGrid, SquadState, squad_state
 
@@ -31,7 +31,8 @@ def unit_text(clock: RaceClock) -> str:
 
 
 def count_text(done: int, total: int, noun: str) -> str:
-    return f"{format_precise(done)} of {format_precise(total)} {noun}"
+    """``0 of 1 onion``, ``5 of 10,000 onions``."""
+    return f"{format_precise(done)} of {format_count(total, noun)}"
 
 
 def fit_line(forms: list[str], more: list[str], width: int) -> str:
@@ -138,9 +139,10 @@ class RaceView(Horizontal):
         if chef.finished:
             forms = ["✓ done"]
         elif chef.pantry_bound:
-            forms = ["waiting on his pantry", "pantry"]
+            forms = ["waiting on the pantry", "pantry"]
         else:
-            forms = [f"cooking · {format_precise(float(phase.chef_seconds))} s per task", "cooking"]
+            each = f"{format_precise(float(phase.chef_seconds))} s per {self.noun.removesuffix('s')}"
+            forms = [f"cooking · {each}", "cooking"]
         self._set("#chef-status", fit_line(forms, [], self._width("#chef-side")))
         self.query_one("#chef-side").set_class(chef.finished, "-finished")
 
@@ -159,8 +161,8 @@ class RaceView(Horizontal):
         assert self.params is not None
         k, cooks = self.params.kitchens, self.params.cooks
         gpus = f"{k} GPUs ×" if k > 1 else "1 GPU ·"
-        title = Text.assemble(("BRIGADE", "bold"), f" · {gpus} {format_precise(cooks)} cooks")
-        squads = f" · {format_precise(-(-cooks // SQUAD))} squads"
+        title = Text.assemble(("BRIGADE", "bold"), f" · {gpus} {format_count(cooks, 'cooks')}")
+        squads = f" · {format_count(-(-cooks // SQUAD), 'squads')}"
         if title.cell_len + len(squads) <= self._width("#brigade-side"):
             title.append(squads)
         self._set("#brigade-title", title)

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gpu_tui.core.kitchen.conveyor import CookCounts
+from gpu_tui.core.kitchen.conveyor import SQUAD, CookCounts
 
 
 class SquadState(IntEnum):
@@ -52,10 +52,10 @@ class GridLayout:
 
     @property
     def note(self) -> str:
-        """The line under the grid saying what is merged or left out."""
-        parts = []
-        if self.group > 1:
-            parts.append(f"one cell = {self.group} squads")
+        """The line under the grid: what one cell is (squads of 32 cooks: a GPU's warps), and
+        which kitchens are left out."""
+        cell = "one squad" if self.group == 1 else f"{self.group} squads"
+        parts = [f"one cell = {cell} of {SQUAD} cooks"]
         if self.total > self.kitchens:
             parts.append(f"+{self.total - self.kitchens} more kitchens doing the same")
         return " · ".join(parts)
