@@ -294,20 +294,22 @@ def _other_fields(section: SpecSection, shown: SpecRow) -> Text:
     several fields share is given once, with the first of them; a field without one gives its
     value) and its note (its basis, or a finding's fix)."""
     text = Text()
-    told = {shown.key}
+    told, noted = {shown.key}, {shown.note}
     for spec_row in section.rows:
         if spec_row is shown:
             continue
         meaning = "" if spec_row.key in told else explain(spec_row.key)
-        if not meaning and not spec_row.note:
+        note = "" if spec_row.note in noted else spec_row.note  # a legend shared by rows: once
+        if not meaning and not note:
             continue
         told.add(spec_row.key)
+        noted.add(note)
         if not text:
             text.append(f"\n\nThe other fields of {section.label or section.title}", style="dim")
         text.append(f"\n{spec_row.label}: ", style="bold")
         text.append(meaning or f"{spec_row.value}.")
-        if spec_row.note:
-            text.append(f" {spec_row.note}", style="italic")
+        if note:  # after a full stop: a sentence of its own
+            text.append(f" {note[:1].upper()}{note[1:]}", style="italic")
     return text
 
 

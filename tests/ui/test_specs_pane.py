@@ -336,3 +336,21 @@ async def test_at_80x24_the_borders_say_how_many_rows_lie_out_of_sight(
         await pilot.press("down", "down")
         await pilot.pause()
         assert not app.query_one("#spec-table", DataTable).border_subtitle
+
+
+async def test_at_160x48_a_note_shared_by_rows_is_told_once_as_a_sentence(
+    simulated_nvml: SimulatedNvml,
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=("hgx_h100_8gpu_topology",))
+    inventory = discover(nvml=library.binding)
+    app = make_app(AppConfig(demo=False, discover=lambda: inventory, nvml=library.binding))
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(SpecsPane)
+        await until(pilot, lambda: bool(pane.sections), "the sheet")
+        labels = [section.label or section.title for section in pane.sections]
+        await pilot.press(*["down"] * labels.index("Topology"))
+        await until(pilot, lambda: "The other fields of Topology" in explanation(app), "the box")
+        words = re.sub(r"\s+", " ", explanation(app))
+        legend = next(r.note for r in pane.sections[labels.index("Topology")].rows if r.note)
+        assert words.count(legend[:30]) == 1  # eight GPUs share it: said once
+        assert re.search(r"\. [a-z]", words.split("The other fields")[1]) is None  # sentences
