@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -53,7 +54,7 @@ LISTS = KeySection(
     (
         KeyRow("↑ ↓ k j", "Move", "up, down"),
         KeyRow("pgup pgdn", "A page up, down"),
-        KeyRow("tab", "Next area", "shift+tab: back"),
+        KeyRow("tab", "Next area", "shift+tab goes back"),
         KeyRow("enter", "Choose"),
     ),
 )
@@ -119,9 +120,11 @@ def place_sections(screen: Screen[object]) -> list[KeySection]:
     return [KeySection(title, _merge(rows)) for title, rows in places.items()]
 
 
-def section_table(section: KeySection) -> Table:
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="bold", no_wrap=True)
+def section_table(section: KeySection, key_width: int = 0) -> Table:
+    """One section: keys right-aligned in a column ``key_width`` wide (the same in every
+    section, so the words line up down the screen), then the action and what it does."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="bold", no_wrap=True, min_width=key_width)
     table.add_column()
     table.title = section.title
     table.title_justify = "left"
@@ -129,7 +132,7 @@ def section_table(section: KeySection) -> Table:
     for row in section.rows:
         words = Text(row.words)
         if row.more:
-            words.append(f" {row.more}", style="dim")
+            words.append(f": {row.more}", style="dim")
         if not row.enabled:
             words.stylize("dim")
         table.add_row(row.keys, words)
@@ -142,6 +145,9 @@ class KeysScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(None)", "Close"),
+        # The screen lists j and k as moving down and up: here too.
+        Binding("j", "scroll_keys(1)", "Down", show=False),
+        Binding("k", "scroll_keys(-1)", "Up", show=False),
     ]
 
     def __init__(self, place: list[KeySection], shared: list[KeySection]) -> None:
@@ -158,11 +164,16 @@ class KeysScreen(ModalScreen[None]):
         return [*self.place, *self.shared]
 
     def compose(self) -> ComposeResult:
+        widest = max(cell_len(row.keys) for section in self.sections() for row in section.rows)
         with VerticalScroll(id="keys-box"), HorizontalGroup(id="keys-columns"):
             for column in (self.place, self.shared):
                 with VerticalGroup(classes="keys-column"):
                     for section in column:
-                        yield Static(section_table(section), classes="keys-section")
+                        table = section_table(section, widest)
+                        yield Static(table, classes="keys-section")
+
+    def action_scroll_keys(self, lines: int) -> None:
+        self.query_one("#keys-box", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def on_mount(self) -> None:
         box = self.query_one("#keys-box")

@@ -431,3 +431,22 @@ async def test_tab_moves_within_the_pane_and_never_onto_the_tab_bar(
             assert shown in focused.ancestors_with_self, focused
             visited.add(focused)
         assert visited  # at least one stop, every one inside the pane
+
+
+async def test_j_and_k_scroll_the_keys_screen_as_it_says_they_move(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="monitor")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one("#keys-box")
+        assert box.max_scroll_y > 3  # 80×24: more keys than rows
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert box.scroll_y == 3
+        await pilot.press("k")
+        await pilot.pause()
+        assert box.scroll_y == 2
+        assert isinstance(app.screen, KeysScreen)  # still open: j and k are not pane keys here

@@ -141,7 +141,8 @@ class RaceView(Horizontal):
         elif chef.pantry_bound:
             forms = ["waiting on the pantry", "pantry"]
         else:
-            each = f"{format_precise(float(phase.chef_seconds))} s per {self.noun.removesuffix('s')}"
+            seconds = format_precise(float(phase.chef_seconds))
+            each = f"{seconds} s per {self.noun.removesuffix('s')}"
             forms = [f"cooking · {each}", "cooking"]
         self._set("#chef-status", fit_line(forms, [], self._width("#chef-side")))
         self.query_one("#chef-side").set_class(chef.finished, "-finished")
