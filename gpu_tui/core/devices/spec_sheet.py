@@ -232,7 +232,8 @@ def accelerator_section(gpu: Accelerator) -> SpecSection:
 
 def backend_section(status: BackendStatus) -> SpecSection:
     """A discovery backend: fine, or what is wrong and how to fix it."""
-    label = {"nvml": "NVIDIA driver (NVML)", "simulated": "Demo mode"}.get(status.name, status.name)
+    title = {"nvml": "NVIDIA driver (NVML)", "simulated": "Demo mode"}.get(status.name, status.name)
+    label = title.removesuffix(" (NVML)")  # the device list's entry, in its narrow column
     rows = [
         SpecRow(
             f"backend.{status.name}",
@@ -247,7 +248,7 @@ def backend_section(status: BackendStatus) -> SpecSection:
         SpecRow(f"backend.{status.name}.{key}", _detail_label(key), value)
         for key, value in status.details.items()
     )
-    return SpecSection(label, tuple(rows), problem=not status.available)
+    return SpecSection(title, tuple(rows), label=label, problem=not status.available)
 
 
 SEPARATOR = " · "
