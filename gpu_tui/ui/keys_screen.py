@@ -120,6 +120,18 @@ def place_sections(screen: Screen[object]) -> list[KeySection]:
     return [KeySection(title, _merge(rows)) for title, rows in places.items()]
 
 
+def legends(app: App[object]) -> list[KeySection]:
+    """What the shown pane's short labels mean (the Monitor's MCTL, SMCLK …)."""
+    panes: dict[str, Pane] = getattr(app, "panes", {})
+    return [
+        KeySection(
+            f"What the {TITLES.get(name, name)} shows", tuple(KeyRow(*row) for row in shown.LEGEND)
+        )
+        for name, shown in panes.items()
+        if shown.active and shown.LEGEND
+    ]
+
+
 def section_table(section: KeySection, key_width: int = 0) -> Table:
     """One section: keys right-aligned in a column ``key_width`` wide (the same in every
     section, so the words line up down the screen), then the action and what it does."""
@@ -157,8 +169,12 @@ class KeysScreen(ModalScreen[None]):
 
     @classmethod
     def of(cls, screen: Screen[object]) -> KeysScreen:
-        """The keys screen for where the keyboard is now on ``screen``."""
-        return cls([*place_sections(screen), LISTS], [everywhere(screen.app), FIELDS])
+        """The keys screen for where the keyboard is now on ``screen``, with the labels of the
+        pane shown."""
+        return cls(
+            [*place_sections(screen), LISTS, *legends(screen.app)],
+            [everywhere(screen.app), FIELDS],
+        )
 
     def sections(self) -> list[KeySection]:
         return [*self.place, *self.shared]

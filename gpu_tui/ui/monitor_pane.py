@@ -64,6 +64,22 @@ class MonitorPane(Pane, can_focus=True):
     BLANK = True
     """The pane has no border or background of its own (Textual draws it as blank lines)."""
 
+    LEGEND = (
+        ("GPU", "Share of the time a kernel was running (not how much of the GPU it used)"),
+        ("tensor", "Share of the time the tensor cores were busy (GPM: Hopper and newer)"),
+        ("CHIP", "What the chip's units did (GPM): tensor cores, SMs busy and occupied, memory"),
+        ("VRAM", "GPU memory used, of the total"),
+        ("MCTL", "Share of the time the memory controller was reading or writing"),
+        ("TEMP PWR", "Temperature against the slowdown point, power against the limit"),
+        ("SMCLK MCLK", "The SM (compute) clock and the memory clock, MHz"),
+        ("PCIe ↓ ↑", "The host link: received, sent"),
+        ("ECC", "Memory errors corrected since the driver loaded"),
+        ("ENC/DEC", "The video encoder's and decoder's busy share"),
+        ("G", "GiB (GB with size_unit = decimal)"),
+        ("SM%", "A process's share of the SMs' time; TYPE C compute, G graphics"),
+        ("USER ?", "The process is in another PID namespace (a container): --pid=host shows it"),
+    )
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "pause", "Pause", tooltip="stop / resume the readings"),
         Binding("s", "sort", "Sort", tooltip="processes by VRAM, SM %, CPU %, PID or GPU"),

@@ -22,6 +22,9 @@ class Pane(ReportsWorkerFailures, Widget):
     inventory: reactive[Inventory | None] = reactive(None)
     active: reactive[bool] = reactive(False)
 
+    LEGEND: tuple[tuple[str, str], ...] = ()
+    """The pane's short labels and what each means, listed on the ``?`` screen."""
+
     def __init__(self, config: AppConfig, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.config = config

@@ -115,6 +115,12 @@ async def test_labels_mean_one_thing_each(
         assert "% busy" in mctl
         smclk = next(row for row in card_rows if row.startswith("SMCLK"))
         assert "MHz" in smclk
+        # Every label is said in words on the ? screen.
+        await pilot.press("question_mark")
+        await pilot.pause()
+        legend = next(s for s in app.screen.place if s.title == "What the Monitor shows")
+        explained = {word for row in legend.rows for word in row.keys.split()}
+        assert labels <= explained | {"0"}  # "0 H200": the GPU's index and name
 
 
 async def test_the_selected_process_shows_its_whole_command_line(

@@ -296,7 +296,9 @@ class GpuCard(RowsWidget):
         clocks = Text("SMCLK ", style=label).append(
             f"{format_reading(gpu.sm_clock_mhz)}/{format_reading(gpu.max_sm_clock_mhz)} MHz"
         )
-        clocks.append("  MCLK ", style=label).append(format_reading(gpu.memory_clock_mhz))
+        clocks.append("  MCLK ", style=label).append(
+            format_reading(gpu.memory_clock_mhz, unit=" MHz")
+        )
         clocks.append("  MCTL ", style=label).append(
             format_reading(gpu.memory_utilization_percent, ".0f", "% busy")
         )
