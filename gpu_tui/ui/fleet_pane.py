@@ -327,6 +327,16 @@ class FleetPane(Pane, can_focus=False):
         wait = self._poller.failed()
         self.error = f"{message.reason} — trying again in {wait:.0f} s"
         self._show_summary()
+        if self.snapshot is None:  # nothing read yet: what to check, not an empty table
+            self.query_one("#fleet-grid").display = False
+            self.query_one("#fleet-idle").add_class("-unread")
+            self.query_one("#fleet-idle", Static).update(
+                f"Nothing read from {self.url or 'the server'} yet. gpu-tui asks again by "
+                "itself, and r asks now.\n\nCheck the address (--prometheus, or "
+                "GPU_TUI_PROMETHEUS, or prometheus_url in the config file), that Prometheus "
+                "runs there, and that it scrapes dcgm-exporter (or gpu-tui export) on every "
+                "node: gpu-tui fleet --help says more."
+            )
 
     def action_refresh(self) -> None:
         self._poller.ask_now()
@@ -442,6 +452,8 @@ class FleetPane(Pane, can_focus=False):
         if snapshot is None or not self.is_mounted:
             return
         table = self.query_one("#fleet-grid", HintedTable)
+        table.display = True  # hidden while nothing had been read
+        self.query_one("#fleet-idle").remove_class("-unread")
         rows = grid_rows(snapshot, snapshot.time, self.filter_text, self.sort_index)
         shown = [(row.name, row.cells(), row.state != "up", bool(row.flags)) for row in rows]
         names = [row[0] for row in shown]

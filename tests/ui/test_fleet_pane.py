@@ -70,6 +70,32 @@ async def test_totals_rows_sort_and_filter() -> None:
         assert "jupyter-alice" in text_of(app, "#fleet-idle")
 
 
+async def test_a_server_down_from_the_start_says_what_to_check_instead_of_an_empty_table() -> None:
+    answers: list[object] = [PrometheusError("cannot reach it: refused")]
+
+    def reader() -> FleetSnapshot:
+        if answers:
+            raise answers.pop(0)  # type: ignore[misc]
+        return fleet_snapshot()
+
+    app = fleet_app(reader, url="http://127.0.0.1:9")
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(FleetPane)
+        await until(pilot, lambda: bool(pane.error), "the failure")
+        await pilot.pause()
+        assert not app.query_one("#fleet-grid").display
+        advice = text_of(app, "#fleet-idle")
+        assert "Nothing read from http://127.0.0.1:9 yet" in advice
+        assert "gpu-tui fleet --help says more." in advice
+        box = app.query_one("#fleet-idle")
+        assert box.virtual_size.height <= box.size.height  # whole, nothing cut
+        await pilot.press("r")  # the server answers now: the table comes back
+        await until(pilot, lambda: pane.snapshot is not None, "a fleet")
+        await pilot.pause()
+        assert app.query_one("#fleet-grid").display
+        assert len(grid_names(app)) == 5
+
+
 async def test_a_failed_refresh_says_why_and_keeps_the_last_fleet() -> None:
     answers: list[object] = [fleet_snapshot(), PrometheusError("cannot reach it: refused")]
 
