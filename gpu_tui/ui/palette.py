@@ -40,7 +40,8 @@ def pane_bindings(spec: PaneSpec) -> list[Binding]:
 
 
 def pane_commands(spec: PaneSpec) -> Iterator[Command]:
-    yield Command(spec.title, f"show the {spec.title} pane (key {spec.key})", spec.name)
+    # "Key 1: show the Specs pane": the key first, as a sentence, like Textual's own entries.
+    yield Command(spec.title, f"Key {spec.key}: show the {spec.title} pane", spec.name)
     seen: set[str] = set()
     for binding in pane_bindings(spec):
         keys = binding.key.split(",")
@@ -48,7 +49,7 @@ def pane_commands(spec: PaneSpec) -> Iterator[Command]:
             continue
         seen.add(binding.action)
         key = binding.key_display or keys[0]
-        words = f"{binding.tooltip} (key {key})" if binding.tooltip else f"key {key}"
+        words = f"Key {key}: {binding.tooltip}" if binding.tooltip else f"Key {key}"
         yield Command(f"{spec.title}: {binding.description}", words, spec.name, binding.action)
 
 

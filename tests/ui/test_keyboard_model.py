@@ -450,3 +450,17 @@ async def test_j_and_k_scroll_the_keys_screen_as_it_says_they_move(
         await pilot.pause()
         assert box.scroll_y == 2
         assert isinstance(app.screen, KeysScreen)  # still open: j and k are not pane keys here
+
+
+def test_every_palette_entry_says_its_key_first_in_a_sentence() -> None:
+    """Textual's own entries are sentences ("Quit the application …"): ours read the same,
+    key first, so a tooltip's own brackets never run into a "(key K)"."""
+    from gpu_tui.ui.palette import commands
+
+    found = commands()
+    panes_and_actions = [command for command in found if command.scenario is None]
+    assert len(panes_and_actions) > 20
+    for command in panes_and_actions:
+        assert command.help.startswith("Key "), command
+        assert "(key " not in command.help
+    assert any(c.help == "Key 1: show the Specs pane" for c in found)
