@@ -48,6 +48,17 @@ IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
 class BenchPane(Pane, RunFiles, RunHooks):
     """At 80 columns one view at a time (options, table, plots); from 110 all side by side."""
 
+    LEGEND = (
+        ("%pk", "The result as a share of the device's theoretical peak"),
+        ("p20-80", "How widely the middle 60 % of the timings spread, against the median"),
+        ("Notes", rt.LEGEND.removeprefix("notes: ")),
+        (
+            "vs base",
+            "The change from the run compared with (c): green better, red worse (for a time, "
+            "lower is better)",
+        ),
+    )
+
     BINDINGS = [  # noqa: RUF012 — Textual API
         Binding("r", "run", "Run", tooltip="the chosen benchmarks with these settings"),
         Binding("escape", "cancel", "Stop", tooltip="the run; finished results are kept"),
@@ -94,6 +105,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self.results: list[BenchResult] = []
         self.document: RunDocument | None = None
         self.baseline: RunDocument | None = None
+        self.baseline_name = ""  # its file's name, in the table's title while compared
         self.runner: BenchRunner | None = None
         self.run_log = RunLog(self)
         self.plot_index = 0
@@ -224,7 +236,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     # --- messages -----------------------------------------------------------------------------
     def on_run_files_loaded(self, message: RunFiles.Loaded) -> None:
         if message.baseline:
-            self.baseline = message.document
+            self.baseline, self.baseline_name = message.document, message.path.name
             self.notify(f"Comparing with {message.path.name}", markup=False)
         elif self.runner is None and not self.results:
             self.document, self.saved_path = message.document, message.path
@@ -333,7 +345,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def show_results(self, results: list[BenchResult]) -> None:
         self.results = list(results)
         deltas = compare(self.results, self.baseline) if self.baseline else None
-        self.query_one(ResultsTable).show(self.results, deltas)
+        base = self.baseline_name if self.baseline else ""
+        self.query_one(ResultsTable).show(self.results, deltas, base=base)
         if not self.results:
             self.query_one("#bench-detail-box", ReadingBox).update("")
         self._update_plot()

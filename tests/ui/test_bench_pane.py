@@ -242,6 +242,7 @@ async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir:
         table = pane.query_one(ResultsTable)
         assert table.deltas
         assert any(str(table.get_row_at(i)[-1]).endswith("%") for i in range(table.row_count))
+        assert str(table.border_title).endswith(f" · vs {EARLIER}")  # named after the toast
         baseline = pane.baseline.results if pane.baseline else []
         spec = plot_data.build("gemm", pane.results, baseline)
         assert any(s.baseline for s in spec.series)
@@ -578,3 +579,17 @@ async def test_a_plot_with_nothing_to_draw_says_why_once(data_dir: Path) -> None
         below = str(pane.query_one("#bench-plot-note", Static).render())
         assert "A GPU would add one line per dtype" in plot
         assert "A GPU would add" not in below
+
+
+async def test_the_keys_screen_says_what_the_tables_short_headings_mean(data_dir: Path) -> None:
+    with_recorded_runs(data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: bool(pane.results), "the saved run shown")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        legend = next(s for s in app.screen.place if s.title == "What the Bench shows")  # type: ignore[attr-defined]
+        said = {row.keys for row in legend.rows}
+        headings = {str(column.label) for column in pane.query_one(ResultsTable).columns.values()}
+        assert headings - {"Benchmark", "Dev", "Type", "Size", "Value"} <= said

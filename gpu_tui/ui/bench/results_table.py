@@ -164,8 +164,11 @@ class ResultsTable(ScrollHint, DataTable[Text]):
         devices = {r.device for r in rows}
         return fit_columns(needs, mins, self._available(), one_device=len(devices) == 1)
 
-    def show(self, results: list[BenchResult], deltas: dict[str, Delta] | None = None) -> None:
-        """Replace every row (a loaded run, or a baseline chosen or dropped)."""
+    def show(
+        self, results: list[BenchResult], deltas: dict[str, Delta] | None = None, base: str = ""
+    ) -> None:
+        """Replace every row (a loaded run, or a baseline chosen or dropped); ``base`` names
+        the run compared with, in the title, for as long as the vs-base column shows."""
         self.results = list(results)
         self.deltas = deltas
         row = self.cursor_row
@@ -175,7 +178,7 @@ class ResultsTable(ScrollHint, DataTable[Text]):
             self.add_column(BY_KEY[key].heading, key=key, width=width)
         devices = sorted({r.device for r in self.results})
         on = f" · all on {devices[0]}" if len(devices) == 1 and "device" not in self.widths else ""
-        self.border_title = f"Results{on}"
+        self.border_title = f"Results{on}" + (f" · vs {base}" if base else "")
         for result in self.results:
             self._add(result)
         if self.row_count:
