@@ -61,7 +61,7 @@ def top_line(
         Piece((f" {scenario.title if title is None else title}", ""), rank=5),
         Piece((f"  {names.index(scenario.name) + 1}/{len(names)}", ""), "dim", rank=4),
         Piece((f"   {state}",), "bold"),
-        Piece((f"  ×{pb.speed:g}",)),
+        Piece((f"  speed ×{pb.speed:g}", f"  ×{pb.speed:g}"), rank=2),
         Piece((f"  1 s = {rate} model s", f"  1 s = {rate}"), rank=3),
     ]
     if pb.schedule.fast_forward > 1 and pb.t >= pb.schedule.split and not pb.finished:
