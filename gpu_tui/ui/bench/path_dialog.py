@@ -31,6 +31,10 @@ class PathDialog(ModalScreen[Path | None]):
     whose name or path starts with it (or holds it). An empty line is ``NO_PATH`` where
     ``allow_empty``, else nothing happens."""
 
+    # The field, not the list above it, takes the keyboard: the screen's own auto-focus would
+    # otherwise pick the first focusable widget whenever it runs after ``on_mount``.
+    AUTO_FOCUS = "#path-input"
+
     BINDINGS = [  # noqa: RUF012 — Textual API
         Binding("escape", "dismiss_none", "Close"),
         Binding("up", "choice(-1)", "Previous run", show=False),
@@ -65,7 +69,7 @@ class PathDialog(ModalScreen[Path | None]):
 
     def on_mount(self) -> None:
         field = self.query_one("#path-input", Field)
-        field.focus()
+        self.set_focus(field)
         field.edit()
         field.cursor_position = len(field.value)
         if self.choices:
