@@ -17,8 +17,10 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
+from gpu_tui.core.guide.cost import REFERENCE_PRICES
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.core.guide.metrics import KEY_METRICS
+from gpu_tui.core.guide.prices import PRICES
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
@@ -354,7 +356,7 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert app.focused is app.query_one("#cost-price", Input)
         results = text_of(app, "#cost-results")
         assert "Break-even 91.5 % utilisation" in results
-        assert "2026-09/10" in results  # the price's date is shown with it
+        assert "(seen Sep–Oct 2026)" in results  # the price's date is shown with it, in words
         source = text_of(app, "#cost-source")
         assert "RunPod Community" in source
         assert "https://www.runpod.io/pricing" in source  # the price page, not a file path
@@ -373,6 +375,39 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "Break-even: never" in text_of(app, "#cost-results")
         await type_into(pilot, app, "#cost-pue", "0.5")
         assert "pue must be between 1 and 5" in text_of(app, "#cost-results")
+
+
+def _shown_at_width(widget: Static) -> str:
+    """A Static's content as its width draws it."""
+    console = Console(width=widget.content_region.width, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_cost_price_tables_never_split_words(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """Beside the form at 80×24 a text column was squeezed to 4 letters ("Azur" / "e",
+    "(sour" / "ce)"): every word of the labels and providers is drawn whole, at any width."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        drawn = " ".join(
+            _shown_at_width(app.query_one(selector, Static))
+            for selector in ("#cost-tables", "#cost-prices")
+        )
+        tokens = {token.strip("(),;[]") for token in drawn.split()}
+        words = {
+            *(w for row in PRICES for w in f"{row.gpu} {row.provider} {row.kind}".split()),
+            *(w for price in REFERENCE_PRICES for w in price.label.split()),
+            "source",
+        }
+        split = sorted(w for w in words if w.strip("(),;[]") not in tokens)
+        assert not split, split
+        assert "Sep–Oct 2026" in drawn  # a range of months, in words
 
 
 FIT_REFUSALS = [

@@ -9,13 +9,15 @@ from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost, fit
 from gpu_tui.core.guide.lineup import counted
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
-from gpu_tui.core.units import format_gigabytes, format_parameters, gigabyte_meaning
+from gpu_tui.core.guide.prices import seen_date
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_parameters,
+    format_percent,
+    gigabyte_meaning,
+)
 
 SCHEMA_VERSION = 1
-
-
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f} %"
 
 
 def _short(name: str, width: int) -> str:
@@ -293,11 +295,11 @@ _INPUT_LABELS: dict[str, tuple[str, str]] = {
     "install_usd": ("networking + installation", "${:,.0f}"),
     "gpus_per_node": ("GPUs per node", "{:g}"),
     "life_years": ("life", "{:g} years"),
-    "maintenance_fraction_per_year": ("maintenance", "{:.0%} of hardware/yr"),
+    "maintenance_fraction_per_year": ("maintenance", "{:%} of hardware/yr"),
     "staff_usd_per_year": ("staff", "${:,.0f}/yr"),
     "colo_usd_per_kw_year": ("colocation", "${:,.0f}/kW-yr"),
     "node_kw": ("node power (max)", "{:g} kW"),
-    "idle_power_fraction": ("idle power", "{:.0%} of max"),
+    "idle_power_fraction": ("idle power", "{:%} of max"),
     "pue": ("PUE (site ÷ IT power)", "{:g}"),
     "usd_per_kwh": ("electricity", "${:g}/kWh"),
 }
@@ -309,36 +311,49 @@ def cost_lines(report: cost.CostReport) -> list[str]:
     n = report.inputs.gpus_per_node
     lines = [f"Cloud vs on-prem, per GPU (inputs per {n:g}-GPU node)", "  Inputs:"]
     for i, (name, (label, form)) in enumerate(_INPUT_LABELS.items(), start=1):
-        value = form.format(getattr(report.inputs, name))
+        value = getattr(report.inputs, name)
+        # "{:%}" marks a fraction: written as every percentage the Guide shows ("10 %").
+        value = (
+            form.replace("{:%}", format_percent(value, None))
+            if "{:%}" in form
+            else form.format(value)
+        )
         lines.append(f"    {label:<26} {value:>22}  [{i}]")
+    # The two sums in one column, what each holds after them.
+    fixed, variable = (f"${usd:,.0f}" for usd in (year.fixed_usd, year.variable_usd))
+    width = max(len(fixed), len(variable))
     lines += [
         "  Per GPU-year:",
-        f"    fixed: hardware÷life, maintenance, staff, colocation, idle power  "
-        f"${year.fixed_usd:,.0f}",
-        f"    variable: power above idle, with cooling  ${year.variable_usd:,.0f} × utilisation",
+        f"    fixed     {fixed:>{width}}                  "
+        "hardware÷life, maintenance, staff, colocation, idle power",
+        f"    variable  {variable:>{width}} × utilisation    power above idle, with cooling",
         "  Break-even utilisation (on-prem is cheaper above it):",
     ]
     for v in report.prices:
         u_star = v.break_even_utilization
-        verdict = "never (cloud is cheaper even at 100 %)" if u_star is None else _pct(u_star)
+        verdict = (
+            f"never (cloud is cheaper even at {format_percent(1, 0)})"
+            if u_star is None
+            else format_percent(u_star)
+        )
         price = f"${v.price.usd_per_gpu_hour:.2f}/GPU-h"
         lines += [
             f"    {price:>14}  {verdict:>8}  {v.price.label}",
-            f"    {'':>14}  {'':>8}  price of {v.price.date}; {v.price.source}",
+            f"    {'':>14}  {'':>8}  seen {seen_date(v.price.date)}; {v.price.source}",
         ]
     prices = " ".join(
         f"{'vs $' + format(v.price.usd_per_gpu_hour, '.2f'):>9}" for v in report.prices
     )
     lines += [
-        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI)",
-        "  of owning over the life against each cloud price:",
-        f"   util    $/useful h  {prices}",
+        # One line: the terminal fitting wraps it at the width it has, never mid-sentence.
+        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI) "
+        "of owning over the life against each cloud price:",
+        f"    {'util':>5}  {'$/useful h':>10}  {prices}",
     ]
     for row in report.utilizations:
-        rois = " ".join(f"{r * 100:>8.0f}%" for r in row.roi_vs_prices)
-        lines.append(
-            f"    {row.utilization * 100:>3.0f} %  {row.onprem_usd_per_useful_hour:>10.2f}  {rois}"
-        )
+        rois = " ".join(f"{format_percent(r, 0, signed=True):>9}" for r in row.roi_vs_prices)
+        util = format_percent(row.utilization, 0)
+        lines.append(f"    {util:>5}  {row.onprem_usd_per_useful_hour:>10.2f}  {rois}")
     if report.measured_tflops is not None:
         lines.append(
             f"  Cost per TFLOP/s-hour at a measured {report.measured_tflops:g} TFLOP/s "
@@ -350,7 +365,7 @@ def cost_lines(report: cost.CostReport) -> list[str]:
             if v.usd_per_tflop_hour is not None
         ]
         lines += [
-            f"    on-prem at {row.utilization * 100:.0f} %: ${row.usd_per_tflop_hour:.4f}"
+            f"    on-prem at {format_percent(row.utilization, 0)}: ${row.usd_per_tflop_hour:.4f}"
             for row in report.utilizations
             if row.usd_per_tflop_hour is not None
         ]

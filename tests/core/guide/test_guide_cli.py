@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -350,3 +353,27 @@ def test_a_long_simulated_name_keeps_its_label_in_text(
     code, out, _ = run(["--fit", "8B"], capsys)
     assert code == 0
     assert " *NVIDIA H100 80GB… (SIMULATED) " in out
+
+
+def test_cost_text_at_80_columns_reads_as_one_style(tmp_path: Path) -> None:
+    """The real command, piped, at COLUMNS=80: a sentence wraps only where the width ends it,
+    every percentage is written one way (a space before %, a true minus), and the fixed and
+    variable sums stand in one column."""
+    env = {**os.environ, "COLUMNS": "80", "GPU_TUI_DATA_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "guide", "--cost"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    assert max(len(line) for line in out.splitlines() if "https://" not in line) <= 80
+    # "…and the return on / investment (ROI) / of owning…": a line ended mid-sentence.
+    assert not re.search(r"\(ROI\)\n", out)
+    assert not re.search(r"\d%", out), re.findall(r".{20}\d%", out)
+    assert not re.search(r"(?<!\w)-\d", out.split("Input sources:")[0])  # "−44 %", never "-44%"
+    assert "−66 %" in out
+    assert "10 % of hardware/yr" in out
+    fixed = next(line for line in out.splitlines() if line.startswith("    fixed "))
+    variable = next(line for line in out.splitlines() if line.startswith("    variable "))
+    assert fixed.index("$18,707") + len("$18,707") == variable.index("$1,464") + len("$1,464")
