@@ -196,6 +196,28 @@ async def test_weakly_sourced_figures_are_marked_with_a_legend(
         assert "† = only a secondary source states it" in detail
 
 
+async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """As the Catalog does: words, not "n/p"; "no BF16" where the architecture has none; †
+    after a figure only a secondary source gives, with its legend under the charts."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        bars = _shown_at_width(app.query_one("#guide-bars-bf16", GuideBars))
+        lines = {line.split("  ")[0].strip(): line for line in bars.splitlines()}
+        assert "n/p" not in bars
+        for name in ("V100 SXM2", "P100 SXM2", "T4"):
+            assert lines[name].rstrip().endswith("no BF16"), lines[name]
+        assert lines["B200 (GB200)"].rstrip().endswith("2,500†")
+        note = text_of(app, "#guide-bars-note")
+        assert "n/p" not in note
+        assert "† = only a secondary source" in note
+        assert "no BF16 = the architecture has none" in note
+
+
 async def test_simulated_device_is_labelled_everywhere(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
@@ -378,9 +400,9 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
 
 
 def _shown_at_width(widget: Static) -> str:
-    """A Static's content as its width draws it."""
+    """A Static's content (or what its own ``render`` makes) as its width draws it."""
     console = Console(width=widget.content_region.width, record=True, file=io.StringIO())
-    console.print(widget.content)
+    console.print(widget.render() if isinstance(widget, GuideBars) else widget.content)
     return console.export_text()
 
 
