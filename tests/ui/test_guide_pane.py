@@ -218,6 +218,30 @@ async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
         assert "no BF16 = the architecture has none" in note
 
 
+async def test_home_and_end_go_to_the_first_and_last_row(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """As in the Monitor's process table: End was a DataTable's sideways scroll, which in the
+    catalog shifted the table a column instead of reaching its last row."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, table_id in (("c", "#guide-table"), ("f", "#fit-table")):
+            await pilot.press(key)
+            if key == "f":
+                await pilot.press("escape")  # from the form to the table
+            table = app.query_one(table_id, DataTable)
+            assert app.focused is table
+            await pilot.press("end")
+            await pilot.pause()
+            assert table.cursor_row == table.row_count - 1 > 0, table_id
+            assert table.scroll_x == 0
+            assert table.scroll_y == table.max_scroll_y  # the last row is in sight
+            await pilot.press("home")
+            await pilot.pause()
+            assert (table.cursor_row, table.scroll_y) == (0, 0), table_id
+
+
 async def test_simulated_device_is_labelled_everywhere(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:

@@ -31,6 +31,7 @@ from gpu_tui.core.units import format_rounded, gigabyte_symbol
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.row_table import RowTable
 
 CELL_PADDING = 2
 """A DataTable cell's padding, both sides together (``cell_padding=1``)."""
@@ -153,7 +154,7 @@ class CatalogView(Widget):
             id="guide-filter",
             compact=True,
         )
-        yield DataTable(id="guide-table", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="guide-table", cursor_type="row", zebra_stripes=True)
         yield ReadingBox(text_id="guide-detail", id="guide-detail-box")
 
     def on_mount(self) -> None:
