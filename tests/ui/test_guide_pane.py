@@ -242,6 +242,25 @@ async def test_home_and_end_go_to_the_first_and_last_row(
             assert (table.cursor_row, table.scroll_y) == (0, 0), table_id
 
 
+async def test_fit_headings_and_formula_say_what_each_number_counts(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """ "Memory  Need  Of one  Decode" read as one phrase, and the KV formula's last "× 1" (the
+    batch) said nothing: each heading names its quantity, the batch says "seq"."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        table = app.query_one("#fit-table", DataTable)
+        headings = [str(column.label).replace("\n", " ") for column in table.columns.values()]
+        assert headings[1:4] == ["Memory each", "Devices needed", "Share of one"]
+        assert table.header_height == 2
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # no sideways
+        assert re.search(r"8×128 KV × 4,096 tok × 1 seq$", text_of(app, "#fit-summary"), re.M)
+        assert "19.4 %" in str(table.get_row_at(0)[3])  # the Guide's one percent style
+
+
 async def test_simulated_device_is_labelled_everywhere(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
@@ -361,17 +380,19 @@ async def test_fit_names_models_and_labels_an_assumed_shape(
         summary = text_of(app, "#fit-summary")
         assert "Weights  1,249.8 GiB = 671B params × 2 B (bf16); 37B active" in summary
         assert (
-            "KV cache     0.3 GiB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
+            "KV cache     0.3 GiB = 61 layers × (512+64) latent × 2 B × 4,096 tok × 1 seq"
+            in summary
         )
-        # Every line of the summary fits the 80-column pane (76 columns inside its padding).
-        assert all(len(line) <= 76 for line in summary.splitlines())
+        # Every line of the summary fits the 80-column pane, inside its padding.
+        room = app.query_one("#fit-summary").content_region.width
+        assert all(len(line) <= room for line in summary.splitlines())
         await type_into(pilot, app, "#fit-context", "128000")
         await type_into(pilot, app, "#fit-batch", "8")
         for model in ("gpt-oss-120b", "qwen3-235b-a22b", "llama-3.1-405b", "DeepSeek-V3"):
             await type_into(pilot, app, "#fit-params", model)
             summary = text_of(app, "#fit-summary")
             assert len(summary.splitlines()) == 5
-            assert all(len(line) <= 76 for line in summary.splitlines()), summary
+            assert all(len(line) <= room for line in summary.splitlines()), summary
         view = app.query_one(FitView)
         h100 = next(p for p in view.placements if p.target.name == "H100 SXM")
         assert view.result is not None

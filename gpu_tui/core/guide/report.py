@@ -73,25 +73,31 @@ def kv_formula(result: fit.FitResult, *, short: bool = False) -> str:
     shape = result.shape.shape
     width = fit.DTYPE_BYTES[result.kv_dtype]
     dims, tokens = ("", "tok") if short else (" dims", "tokens")
-    tail = f"{result.context:,} {tokens} × {result.batch}"
+    # The batch says what it counts: a bare "× 1" at the end read as nothing in particular.
+    sequences = f"{result.batch} {'seq' if short else 'sequence'}"
+    sequences += "" if short or result.batch == 1 else "s"
+    tail = f"{result.context:,} {tokens} × {sequences}"
+    # The short form stays one 80-column line up to 3-digit layer counts, 6-digit contexts and
+    # 1-digit batches: its products of two figures are written tight ("8×128 KV").
     if shape.mla:
-        return (
-            f"{shape.layers} layers × ({shape.kv_lora_rank} + {shape.rope_head_dim}) latent × "
-            f"{width:g} B × {tail}"
-        )
-    # The short form stays one 80-column line up to 3-digit layer counts and 6-digit contexts.
-    heads = f"{shape.kv_heads} KV{'' if short else ' heads'} × {shape.head_dim}{dims}"
+        latent = f"{shape.kv_lora_rank}{'+' if short else ' + '}{shape.rope_head_dim}"
+        return f"{shape.layers} layers × ({latent}) latent × {width:g} B × {tail}"
+    heads = (
+        f"{shape.kv_heads}×{shape.head_dim} KV"
+        if short
+        else f"{shape.kv_heads} KV heads × {shape.head_dim}{dims}"
+    )
     if shape.window_layers:
         full = shape.layers - shape.window_layers
         window = min(result.context, shape.window)
         if short:
             return (
                 f"2 × {width:g} B × {heads} × ({full}×{result.context:,} + "
-                f"{shape.window_layers}×{window:,}) tok × {result.batch}"
+                f"{shape.window_layers}×{window:,}) tok × {sequences}"
             )
         return (
             f"2 × {width:g} B × {heads} × ({full} layers × {result.context:,} + "
-            f"{shape.window_layers} windowed × {window:,}) {tokens} × {result.batch}"
+            f"{shape.window_layers} windowed × {window:,}) {tokens} × {sequences}"
         )
     return f"2 × {width:g} B × {shape.layers} layers × {heads} × {tail}"
 
@@ -205,7 +211,9 @@ def fit_lines(result: fit.FitResult) -> list[str]:
         f"{format_parameters(result.active_params)} active parameters",
         f"  shape: {result.shape.how}",
         "",
-        f"  {'device':<30} {'memory':>10} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
+        # Two lines a heading: on one, "memory needed of one decode" read as a phrase.
+        f"  {'device':<30} {'memory':>10} {'devices':>7} {'share':>9} {'decode ≤':>14}  src",
+        f"  {'':<30} {'each':>10} {'needed':>7} {'of one':>9} {'tok/s/seq':>14}",
     ]
     sources: list[str] = []
     for p, count in fit.grouped(result.placements):
@@ -213,13 +221,13 @@ def fit_lines(result: fit.FitResult) -> list[str]:
             sources.append(p.target.source)
         needed = "—" if p.devices_needed is None else str(p.devices_needed)
         # One decimal, so "100.2 %" shows why a model just over one device's memory needs two.
-        share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
+        share = "—" if p.fraction_of_one is None else format_percent(p.fraction_of_one)
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
         name = _short(counted(p.target.name, count), 30)
         lines.append(
-            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>6} {share:>7} "
+            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>7} {share:>9} "
             f"{decode:>14}  [{sources.index(p.target.source) + 1}]"
         )
     lines += [

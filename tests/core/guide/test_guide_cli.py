@@ -173,7 +173,7 @@ def test_fit_text_shows_the_arithmetic_and_numbered_sources(
     assert "weights     130.4 GiB  = 70,000,000,000 parameters × 2 B" in out
     assert "(sizes in GiB = 2³⁰ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["141.0", "GiB", "1", "92.5%"]
+    assert h200.split()[3:8] == ["141.0", "GiB", "1", "92.5", "%"]
     assert " GB " not in out.replace('"80 GB"', "")  # every size in GiB (the quote aside)
     assert "Device sources:" in out
     assert "[1] " in out
@@ -187,7 +187,7 @@ def test_fit_text_follows_the_size_unit(capsys: pytest.CaptureFixture[str]) -> N
     assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
     assert "(sizes in GB = 10⁹ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["151.4", "GB", "1", "92.5%"]
+    assert h200.split()[3:8] == ["151.4", "GB", "1", "92.5", "%"]
     assert "GiB" not in out.replace("80 GiB = 85.9 GB", "")  # the note on makers' "GB"
     assert out.splitlines()[-1].startswith("On this machine (no GPU found; 25.8 GB of RAM)")
     # JSON keeps bytes, and the same numbers, whatever unit the text is in.
@@ -201,7 +201,10 @@ def test_a_named_model_shows_its_configuration_and_sources(
 ) -> None:
     code, out, _ = run(["--fit", "deepseek-v3", "--dtype", "fp8", "--batch", "8"], capsys)
     assert code == 0
-    assert "KV cache      1.1 GiB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8" in out
+    assert (
+        "KV cache      1.1 GiB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8 sequences"
+        in out
+    )
     assert "64 of 256 experts per layer for 8 sequences" in out
     assert "DeepSeek-V3's configuration:" in out
     assert "inference/configs/config_671B.json" in out
