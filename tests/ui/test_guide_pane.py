@@ -261,6 +261,24 @@ async def test_fit_headings_and_formula_say_what_each_number_counts(
         assert "19.4 %" in str(table.get_row_at(0)[3])  # the Guide's one percent style
 
 
+async def test_wide_fit_detail_lists_where_each_formula_comes_from(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """At 160×48 the box beside the table was empty in its bottom half: it now ends with each
+    formula's source, and its text reaches well into the box."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        detail = text_of(app, "#fit-detail")
+        assert "formulas from:" in detail
+        assert "· kv cache: " in detail
+        box = app.query_one("#fit-detail-box")
+        text = app.query_one("#fit-detail")
+        assert text.region.height >= box.region.height * 3 // 4
+
+
 async def test_simulated_device_is_labelled_everywhere(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
@@ -663,10 +681,19 @@ async def test_metrics_use_the_room_a_wide_terminal_gives(
         box = app.query_one("#metrics-scroll")
         overview = app.query_one("#metrics-overview", Static)
         reading = app.query_one("#metrics-reading")
+        metrics = app.query_one("#metrics-list", OptionList)
+        sources = app.query_one("#metrics-sources")
         if size == (80, 24):
             assert not overview.display
             assert box.region.height == reading.region.height
+            assert not sources.display
             return
+        # The list as tall as its entries (and border); the documents cited fill the rest.
+        assert metrics.region.height == len(KEY_METRICS) + 2
+        assert sources.display
+        assert sources.region.y == metrics.region.bottom
+        assert sources.region.bottom >= reading.region.bottom - 1
+        assert "· kv-cache-size README" in str(app.query_one("#metrics-sources-text").render())
         assert overview.display
         text = app.query_one("#metrics-text", Static)
         assert box.region.height <= text.region.height + 2  # its text and the border

@@ -18,7 +18,7 @@ from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import fit
 from gpu_tui.core.guide.lineup import counted, display_name
-from gpu_tui.core.guide.report import kv_formula, read_formula, size
+from gpu_tui.core.guide.report import formula_sources, kv_formula, read_formula, size
 from gpu_tui.core.guide.shapes import parse_params
 from gpu_tui.core.units import format_parameters, format_percent
 from gpu_tui.ui.guide import device_name
@@ -305,4 +305,8 @@ class FitView(Widget):
             fit.CAPACITY_NOTE,
         ]
         text.append("\n" + " ".join(notes), style="italic")
+        # What each formula rests on: wide, the room under the notes; at 80×24 the box scrolls.
+        text.append("\nformulas from:", style="bold")
+        for name, source in formula_sources(result).items():
+            text.append(f"\n· {name.replace('_', ' ')}: {source.cite()} {source.url}")
         detail.update(text)
