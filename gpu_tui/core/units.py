@@ -14,6 +14,8 @@ Plain numbers (``,`` is the thousands separator; none of these writes ``1e+03``,
 - :func:`format_times`: :func:`format_number` and ``×``: ``1.05×`` · ``1,000×``.
 - :func:`format_count`: a whole count and its noun, singular for one: ``1 onion`` ·
   ``10,000 onions``.
+- :func:`format_percent`: a fraction as a percentage, a space before ``%`` as SI writes it,
+  and a true minus sign: ``91.5 %`` · ``−66 %`` · ``+31 %`` (the Guide's prose and tables).
 - :func:`format_reading`: a reading that may be :class:`Unknown`, in a format spec of the
   caller's, or a short marker when unknown: ``45%`` · ``–``.
 
@@ -300,6 +302,21 @@ def format_exact(value: float | Fraction) -> str:
 def format_times(ratio: float) -> str:
     """A speed-up or ratio: :func:`format_number` and ``×`` (``1.05×``, ``1,000×``)."""
     return f"{format_number(ratio)}×"
+
+
+MINUS = "\u2212"
+"""The minus sign (−), not the hyphen: it lines up with ``+`` and reads as a sign."""
+
+
+def format_percent(fraction: float, digits: int | None = 1, *, signed: bool = False) -> str:
+    """``0.915`` → ``91.5 %`` (``digits`` decimals; ``None``: as few as the value needs, for
+    a value someone typed: ``55.5 %``, ``50 %``); negative with a true minus (``−66 %``);
+    ``signed`` also writes ``+`` before a positive one (a return or a change)."""
+    spec = ",g" if digits is None else f",.{digits}f"
+    text = f"{abs(fraction) * 100:{spec}} %"
+    if fraction < 0 and text.strip("0., %"):  # "−0 %" would be a sign on nothing
+        return MINUS + text
+    return f"+{text}" if signed and text.strip("0., %") else text
 
 
 def format_reading(

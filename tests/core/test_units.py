@@ -83,6 +83,24 @@ def test_format_exact_writes_every_digit(value: float | Fraction, text: str) -> 
     assert units.format_exact(value) == text
 
 
+@pytest.mark.parametrize(
+    ("fraction", "digits", "signed", "text"),
+    [
+        (0.915, 1, False, "91.5 %"),
+        (0.3, 0, False, "30 %"),
+        (-0.6612, 0, False, "\u221266 %"),  # a minus sign, not a hyphen
+        (-0.6612, 0, True, "\u221266 %"),
+        (0.31, 0, True, "+31 %"),
+        (-0.001, 0, True, "0 %"),  # no sign on a rounded zero
+        (12.5, 0, False, "1,250 %"),
+    ],
+)
+def test_format_percent_spaces_the_sign_and_writes_a_true_minus(
+    fraction: float, digits: int, signed: bool, text: str
+) -> None:
+    assert units.format_percent(fraction, digits, signed=signed) == text
+
+
 def test_format_times_is_format_number_with_a_times_sign() -> None:
     assert [units.format_times(r) for r in (0.5, 1.05, 99.9, 999.7, 1998)] == [
         "0.5×",

@@ -632,7 +632,7 @@ def test_reference_prices_stand_on_their_sourced_rows() -> None:
                 and r.source in price.sources
             ]
             assert row.source.url in price.source
-            assert f"seen {row.date}" in price.source
+            assert f"seen {prices.seen_date(row.date)}" in price.source
         # The scenario is within 10 % of the prices it stands for.
         assert all(abs(price.usd_per_gpu_hour - q) / q < 0.1 for q in quoted)
 

@@ -321,8 +321,9 @@ async def check_table_rows_and_detail(
         name = str(table.get_row_at(at)[0])
         if not set(name.split()) <= set(shown.split()):
             problems.append(f"{where} row {at}: name not whole on screen: {name!r}")
-        headers = [str(column.label) for column in table.ordered_columns]
-        if not all(header in lines[0] for header in headers):
+        # A heading may take two lines (header_height): each of its lines on the screen's.
+        headers = [str(column.label).split("\n") for column in table.ordered_columns]
+        if not all(part in lines[i] for header in headers for i, part in enumerate(header)):
             problems.append(f"{where}: a header is cut: {lines[0].strip()}")
         if not await details.readable(pilot, detail, plain(detail), at):
             problems.append(f"{where} row {at}: detail cut: {plain(detail)[:60]}…")

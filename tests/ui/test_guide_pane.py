@@ -17,8 +17,10 @@ from gpu_tui.core.bench.document import RunDocument
 from gpu_tui.core.bench.outputs import atomic_write
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import auto_path
+from gpu_tui.core.guide.cost import REFERENCE_PRICES
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.core.guide.metrics import KEY_METRICS
+from gpu_tui.core.guide.prices import PRICES
 from gpu_tui.ui.app import GpuTuiApp
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
@@ -194,6 +196,89 @@ async def test_weakly_sourced_figures_are_marked_with_a_legend(
         assert "† = only a secondary source states it" in detail
 
 
+async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """As the Catalog does: words, not "n/p"; "no BF16" where the architecture has none; †
+    after a figure only a secondary source gives, with its legend under the charts."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        bars = _shown_at_width(app.query_one("#guide-bars-bf16", GuideBars))
+        lines = {line.split("  ")[0].strip(): line for line in bars.splitlines()}
+        assert "n/p" not in bars
+        for name in ("V100 SXM2", "P100 SXM2", "T4"):
+            assert lines[name].rstrip().endswith("no BF16"), lines[name]
+        assert lines["B200 (GB200)"].rstrip().endswith("2,500†")
+        note = text_of(app, "#guide-bars-note")
+        assert "n/p" not in note
+        assert "† = only a secondary source" in note
+        assert "no BF16 = the architecture has none" in note
+
+
+async def test_home_and_end_go_to_the_first_and_last_row(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """As in the Monitor's process table: End was a DataTable's sideways scroll, which in the
+    catalog shifted the table a column instead of reaching its last row."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, table_id in (("c", "#guide-table"), ("f", "#fit-table")):
+            await pilot.press(key)
+            if key == "f":
+                await pilot.press("escape")  # from the form to the table
+            table = app.query_one(table_id, DataTable)
+            assert app.focused is table
+            await pilot.press("end")
+            await pilot.pause()
+            assert table.cursor_row == table.row_count - 1 > 0, table_id
+            assert table.scroll_x == 0
+            assert table.scroll_y == table.max_scroll_y  # the last row is in sight
+            await pilot.press("home")
+            await pilot.pause()
+            assert (table.cursor_row, table.scroll_y) == (0, 0), table_id
+
+
+async def test_fit_headings_and_formula_say_what_each_number_counts(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """ "Memory  Need  Of one  Decode" read as one phrase, and the KV formula's last "× 1" (the
+    batch) said nothing: each heading names its quantity, the batch says "seq"."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        table = app.query_one("#fit-table", DataTable)
+        headings = [str(column.label).replace("\n", " ") for column in table.columns.values()]
+        assert headings[1:4] == ["Memory each", "Devices needed", "Share of one"]
+        assert table.header_height == 2
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # no sideways
+        assert re.search(r"8×128 KV × 4,096 tok × 1 seq$", text_of(app, "#fit-summary"), re.M)
+        assert "19.4 %" in str(table.get_row_at(0)[3])  # the Guide's one percent style
+
+
+async def test_wide_fit_detail_lists_where_each_formula_comes_from(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """At 160×48 the box beside the table was empty in its bottom half: it now ends with each
+    formula's source, and its text reaches well into the box."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        detail = text_of(app, "#fit-detail")
+        assert "formulas from:" in detail
+        assert "· kv cache: " in detail
+        box = app.query_one("#fit-detail-box")
+        text = app.query_one("#fit-detail")
+        assert text.region.height >= box.region.height * 3 // 4
+
+
 async def test_simulated_device_is_labelled_everywhere(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
@@ -313,17 +398,19 @@ async def test_fit_names_models_and_labels_an_assumed_shape(
         summary = text_of(app, "#fit-summary")
         assert "Weights  1,249.8 GiB = 671B params × 2 B (bf16); 37B active" in summary
         assert (
-            "KV cache     0.3 GiB = 61 layers × (512 + 64) latent × 2 B × 4,096 tok × 1" in summary
+            "KV cache     0.3 GiB = 61 layers × (512+64) latent × 2 B × 4,096 tok × 1 seq"
+            in summary
         )
-        # Every line of the summary fits the 80-column pane (76 columns inside its padding).
-        assert all(len(line) <= 76 for line in summary.splitlines())
+        # Every line of the summary fits the 80-column pane, inside its padding.
+        room = app.query_one("#fit-summary").content_region.width
+        assert all(len(line) <= room for line in summary.splitlines())
         await type_into(pilot, app, "#fit-context", "128000")
         await type_into(pilot, app, "#fit-batch", "8")
         for model in ("gpt-oss-120b", "qwen3-235b-a22b", "llama-3.1-405b", "DeepSeek-V3"):
             await type_into(pilot, app, "#fit-params", model)
             summary = text_of(app, "#fit-summary")
             assert len(summary.splitlines()) == 5
-            assert all(len(line) <= 76 for line in summary.splitlines()), summary
+            assert all(len(line) <= room for line in summary.splitlines()), summary
         view = app.query_one(FitView)
         h100 = next(p for p in view.placements if p.target.name == "H100 SXM")
         assert view.result is not None
@@ -354,7 +441,7 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert app.focused is app.query_one("#cost-price", Input)
         results = text_of(app, "#cost-results")
         assert "Break-even 91.5 % utilisation" in results
-        assert "2026-09/10" in results  # the price's date is shown with it
+        assert "(seen Sep–Oct 2026)" in results  # the price's date is shown with it, in words
         source = text_of(app, "#cost-source")
         assert "RunPod Community" in source
         assert "https://www.runpod.io/pricing" in source  # the price page, not a file path
@@ -373,6 +460,39 @@ async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuT
         assert "Break-even: never" in text_of(app, "#cost-results")
         await type_into(pilot, app, "#cost-pue", "0.5")
         assert "pue must be between 1 and 5" in text_of(app, "#cost-results")
+
+
+def _shown_at_width(widget: Static) -> str:
+    """A Static's content (or what its own ``render`` makes) as its width draws it."""
+    console = Console(width=widget.content_region.width, record=True, file=io.StringIO())
+    console.print(widget.render() if isinstance(widget, GuideBars) else widget.content)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_cost_price_tables_never_split_words(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int]
+) -> None:
+    """Beside the form at 80×24 a text column was squeezed to 4 letters ("Azur" / "e",
+    "(sour" / "ce)"): every word of the labels and providers is drawn whole, at any width."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        drawn = " ".join(
+            _shown_at_width(app.query_one(selector, Static))
+            for selector in ("#cost-tables", "#cost-prices")
+        )
+        tokens = {token.strip("(),;[]") for token in drawn.split()}
+        words = {
+            *(w for row in PRICES for w in f"{row.gpu} {row.provider} {row.kind}".split()),
+            *(w for price in REFERENCE_PRICES for w in price.label.split()),
+            "source",
+        }
+        split = sorted(w for w in words if w.strip("(),;[]") not in tokens)
+        assert not split, split
+        assert "Sep–Oct 2026" in drawn  # a range of months, in words
 
 
 FIT_REFUSALS = [
@@ -561,10 +681,19 @@ async def test_metrics_use_the_room_a_wide_terminal_gives(
         box = app.query_one("#metrics-scroll")
         overview = app.query_one("#metrics-overview", Static)
         reading = app.query_one("#metrics-reading")
+        metrics = app.query_one("#metrics-list", OptionList)
+        sources = app.query_one("#metrics-sources")
         if size == (80, 24):
             assert not overview.display
             assert box.region.height == reading.region.height
+            assert not sources.display
             return
+        # The list as tall as its entries (and border); the documents cited fill the rest.
+        assert metrics.region.height == len(KEY_METRICS) + 2
+        assert sources.display
+        assert sources.region.y == metrics.region.bottom
+        assert sources.region.bottom >= reading.region.bottom - 1
+        assert "· kv-cache-size README" in str(app.query_one("#metrics-sources-text").render())
         assert overview.display
         text = app.query_one("#metrics-text", Static)
         assert box.region.height <= text.region.height + 2  # its text and the border

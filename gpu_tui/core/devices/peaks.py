@@ -52,6 +52,28 @@ _TABLE: dict[tuple[str, str], _SmRates] = {
 }
 
 
+# The first CUDA compute capability whose Tensor Cores have the precision: BF16 came with
+# Ampere (8.0), FP8 with Ada (8.9) and Hopper; Pascal, Volta and Turing have neither (the
+# rates above say the same). AMD: CDNA2 (gfx90a) has no FP8, CDNA3 (gfx942) has.
+_FIRST_CUDA = {"bf16": (8, 0), "fp8": (8, 9)}
+_AMD_WITHOUT = {"gfx90a": frozenset({"fp8"})}
+
+
+def lacks_precision(compute: str | None, precision: str) -> bool:
+    """Whether an architecture cannot compute ``precision`` (``bf16``, ``fp8``) at all, from
+    its CUDA compute capability (``"7.0"``) or AMD target (``"gfx90a"``). False where it can,
+    and where gpu-tui does not know the architecture: then a missing figure is only unpublished.
+    """
+    if not compute:
+        return False
+    if compute.startswith("gfx"):
+        return precision in _AMD_WITHOUT.get(compute, frozenset())
+    major, dot, minor = compute.partition(".")
+    if not (major.isdigit() and minor.isdigit() and dot) or precision not in _FIRST_CUDA:
+        return False
+    return (int(major), int(minor)) < _FIRST_CUDA[precision]
+
+
 def sku_class(name: str) -> str:
     """``GeForce`` for consumer cards (half-rate FP32-accumulate tensor math), else professional."""
     return _GEFORCE if "geforce" in name.lower() else _PRO

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from gpu_tui.core.devices.sources import Source
-from gpu_tui.core.guide.prices import PRICES, PriceRow
+from gpu_tui.core.guide.prices import PRICES, PriceRow, seen_date
 from gpu_tui.core.limits import Limit
 
 HOURS_PER_YEAR = 8760
@@ -226,6 +226,8 @@ class CloudPrice:
     usd_per_gpu_hour: float
     label: str
     date: str
+    """When it was seen; ``2026-09/10``: its pages were seen in September and October 2026
+    (shown as ``Sep–Oct 2026``)."""
     source: str
     """One line for people: the price pages (titles and addresses) the price stands for."""
     sources: tuple[Source, ...] = ()
@@ -235,7 +237,8 @@ class CloudPrice:
 def _stands_for(*rows: PriceRow) -> tuple[str, tuple[Source, ...]]:
     """The citation line and sources of the snapshot rows a scenario price stands for."""
     line = "; ".join(
-        f"{row.source.cite()} {row.source.url} (${row.usd_per_gpu_hour:g}, seen {row.date})"
+        f"{row.source.cite()} {row.source.url} "
+        f"(${row.usd_per_gpu_hour:g}, seen {seen_date(row.date)})"
         for row in rows
     )
     return line, tuple(row.source for row in rows)

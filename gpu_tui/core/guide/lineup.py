@@ -9,10 +9,17 @@ from dataclasses import dataclass, fields, replace
 from gpu_tui.core.devices.catalog import CatalogEntry, DeviceFigures
 from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
+from gpu_tui.core.devices.peaks import lacks_precision
 from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.units import gigabyte_symbol
 
 _SIMULATED = re.compile(r"\s*\(SIMULATED[^)]*\)\s*$")
+
+WEAK_MARK = "†"
+"""Follows a figure only a secondary source states (a legend says so wherever it is shown)."""
+
+PRECISIONS = {"bf16_tflops": "BF16", "fp8_tflops": "FP8"}
+"""The rates an architecture may lack altogether, by attribute, with the precision's name."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,16 @@ class LineupRow(DeviceFigures):
     """Attributes whose only source is secondary: the table marks them as weakly sourced."""
     count: int = 1
     """How many identical devices of this machine the row stands for (its figures are one's)."""
+    unsupported: frozenset[str] = frozenset()
+    """Rates (``PRECISIONS``) the architecture cannot compute at all: a V100 has no BF16, so
+    its BF16 figure is not "not published" but absent from the hardware."""
+
+    def missing(self, attr: str) -> str:
+        """Why a figure has no value, in words: ``no BF16`` (the architecture has none),
+        ``unknown`` (this machine's, not read), else ``not published``."""
+        if attr in self.unsupported:
+            return f"no {PRECISIONS[attr]}"
+        return "unknown" if self.local else "not published"
 
 
 @dataclass(frozen=True)
@@ -93,6 +110,16 @@ def catalog_row(entry: CatalogEntry) -> LineupRow:
         source=entry.source,
         documents=entry.documents(),
         weak=entry.weak_figures(),
+        unsupported=_unsupported(entry.compute, entry),
+    )
+
+
+def _unsupported(compute: str | None, figures: DeviceFigures) -> frozenset[str]:
+    """The rates a device has no value for because its architecture lacks the precision."""
+    return frozenset(
+        attr
+        for attr, precision in PRECISIONS.items()
+        if getattr(figures, attr) is None and lacks_precision(compute, precision.lower())
     )
 
 
@@ -108,7 +135,7 @@ def accelerator_row(device: Accelerator) -> LineupRow:
         if k in peaks.basis
     )
     source = f"this machine: memory as reported by {device.backend}; computed peaks: {basis}"
-    return LineupRow(
+    row = LineupRow(
         key=f"gpu:{device.index}",
         name=display_name(device.name, device.simulated),
         vendor=device.vendor,
@@ -126,6 +153,8 @@ def accelerator_row(device: Accelerator) -> LineupRow:
         local=True,
         simulated=device.simulated,
     )
+    compute = value_or_none(device.compute_capability)
+    return replace(row, unsupported=_unsupported(None if compute is None else str(compute), row))
 
 
 def cpu_row(cpu: CpuInfo, memory: MemoryInfo) -> LineupRow:
@@ -245,7 +274,9 @@ class LineupBar:
     value: float | None
     local: bool
     simulated: bool
-    missing: str = "n/p"
+    missing: str = "not published"
+    weak: bool = False
+    """Only a secondary source states the value (shown with ``WEAK_MARK``)."""
 
 
 @dataclass(frozen=True)
@@ -257,10 +288,17 @@ class BarChart:
     bars: tuple[LineupBar, ...]
 
 
-def _bar(row: LineupRow, value: float | None, name: str | None = None) -> LineupBar:
-    missing = "unknown" if row.local else "n/p"
+def _bar(row: LineupRow, attr: str, name: str | None = None) -> LineupBar:
     name = row.name if name is None else name
-    return LineupBar(f"▶ {name}" if row.local else name, value, row.local, row.simulated, missing)
+    value = row.memory_shown() if attr == "memory_gib" else getattr(row, attr)
+    return LineupBar(
+        f"▶ {name}" if row.local else name,
+        value,
+        row.local,
+        row.simulated,
+        row.missing(attr),
+        weak=attr in row.weak,
+    )
 
 
 def bar_charts(rows: Iterable[LineupRow]) -> tuple[BarChart, ...]:
@@ -274,11 +312,11 @@ def bar_charts(rows: Iterable[LineupRow]) -> tuple[BarChart, ...]:
     def bf16(row: LineupRow) -> LineupBar:
         if row.key == "cpu" and row.fp32_tflops is not None:
             # Said up front: a cut label must not hide that this is another precision.
-            return _bar(row, row.fp32_tflops, "CPU FP32: " + row.name.removeprefix("CPU: "))
-        return _bar(row, row.bf16_tflops)
+            return _bar(row, "fp32_tflops", "CPU FP32: " + row.name.removeprefix("CPU: "))
+        return _bar(row, "bf16_tflops")
 
     return (
-        chart("Memory bandwidth", "TB/s", [_bar(r, r.bandwidth_tbps) for r in rows]),
+        chart("Memory bandwidth", "TB/s", [_bar(r, "bandwidth_tbps") for r in rows]),
         chart("Dense BF16", "TFLOP/s", [bf16(r) for r in rows]),
-        chart("Memory", gigabyte_symbol(), [_bar(r, r.memory_shown()) for r in rows]),
+        chart("Memory", gigabyte_symbol(), [_bar(r, "memory_gib") for r in rows]),
     )

@@ -8,6 +8,7 @@ source itself is secondary and says so.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from gpu_tui.core.devices.sources import Source
@@ -54,7 +55,9 @@ class PriceRow:
     provider: str
     usd_per_gpu_hour: float
     date: str
-    """When the price was seen (recorded by ``seen_via``, or printed by ``source``)."""
+    """When the price was seen (recorded by ``seen_via``, or printed by ``source``), as
+    precisely as the record says: ``2026-09-25``, ``2026-11``, ``late 2024``; shown by
+    :func:`seen_date`."""
     source: Source
     """Where the price is published, with the price as printed there."""
     kind: str = "on-demand"
@@ -111,15 +114,15 @@ PRICES: tuple[PriceRow, ...] = (
              note="after the June 2025 price cut", seen_via=_DATA_RECEIPTS),
     PriceRow("H100 SXM", "Azure", 12.29, "2026-11-09",
              _azure("ND H100 v5 (8 × H100) per GPU-hour $12.29"), seen_via=_DATA_RECEIPTS),
-    PriceRow("H100", "AWS p5.48xlarge ($98.32/h for 8)", 12.29, "2023",
+    PriceRow("H100", "AWS p5.48xlarge ($98.32/h for 8)", 12.29, "2023-07-27",
              Source("https://www.nextplatform.com/2023/07/27/h100-gpu-instance-pricing-on-aws-"
                     "grin-and-bear-it/",
                     "p5.48xlarge $98.32 per hour on demand (8 × H100)",
-                    "The Next Platform on AWS H100 pricing (2023-07-27)", primary=False),
+                    "The Next Platform on AWS H100 pricing, 27 Jul 2023", primary=False),
              note="before the ~44–45 % cut of June 2025"),
     PriceRow("H100", "AWS EC2 Capacity Blocks", 4.916, "late 2024",
              _blocks("p5.48xlarge, 8 × H100: $4.916 per GPU-hour"), kind="capacity block",
-             note="valid to 2025-01-01"),
+             note="valid to 1 Jan 2025"),
     PriceRow("H100", "Akash (cross-provider low)", 2.58, "2026-10-24", _SCREENER),
     PriceRow("H100", "CoreWeave (cross-provider high)", 6.155, "2026-10-24", _SCREENER),
     PriceRow("H100", "Modal", 3.95, "2026-05-07",
@@ -190,3 +193,26 @@ def prices_for(gpu: str) -> tuple[PriceRow, ...]:
     wanted = gpu.strip().lower()
     rows = (row for row in PRICES if row.gpu.lower().startswith(wanted))
     return tuple(sorted(rows, key=lambda row: row.usd_per_gpu_hour))
+
+
+_ISO = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2})|/(\d{2}))?")
+# English names whatever the locale (``calendar.month_abbr`` follows it): the rest is English.
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def seen_date(date: str) -> str:
+    """A price's date in one form whatever its precision: ``2026-09-25`` → ``25 Sep 2026``,
+    ``2026-11`` → ``Nov 2026``, and a span of months, ``2026-09/10`` (a price that stands for
+    pages seen in September and October), → ``Sep–Oct 2026``. Words (``late 2024``) and
+    anything else typed are kept as they are."""
+    match = _ISO.fullmatch(date.strip())
+    if match is None:
+        return date
+    year, month, day, until = match.groups()
+    months = [int(m) for m in (month, until) if m is not None]
+    if not all(1 <= m <= 12 for m in months):
+        return date
+    names = [_MONTHS[m - 1] for m in months]
+    if day is not None:
+        return f"{int(day)} {names[0]} {year}"
+    return f"{'–'.join(names)} {year}"

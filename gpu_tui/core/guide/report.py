@@ -9,13 +9,15 @@ from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide import cost, fit
 from gpu_tui.core.guide.lineup import counted
 from gpu_tui.core.guide.models import SOURCE_MLA_CACHE, SOURCE_WINDOW_CACHE
-from gpu_tui.core.units import format_gigabytes, format_parameters, gigabyte_meaning
+from gpu_tui.core.guide.prices import seen_date
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_parameters,
+    format_percent,
+    gigabyte_meaning,
+)
 
 SCHEMA_VERSION = 1
-
-
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f} %"
 
 
 def _short(name: str, width: int) -> str:
@@ -71,25 +73,31 @@ def kv_formula(result: fit.FitResult, *, short: bool = False) -> str:
     shape = result.shape.shape
     width = fit.DTYPE_BYTES[result.kv_dtype]
     dims, tokens = ("", "tok") if short else (" dims", "tokens")
-    tail = f"{result.context:,} {tokens} × {result.batch}"
+    # The batch says what it counts: a bare "× 1" at the end read as nothing in particular.
+    sequences = f"{result.batch} {'seq' if short else 'sequence'}"
+    sequences += "" if short or result.batch == 1 else "s"
+    tail = f"{result.context:,} {tokens} × {sequences}"
+    # The short form stays one 80-column line up to 3-digit layer counts, 6-digit contexts and
+    # 1-digit batches: its products of two figures are written tight ("8×128 KV").
     if shape.mla:
-        return (
-            f"{shape.layers} layers × ({shape.kv_lora_rank} + {shape.rope_head_dim}) latent × "
-            f"{width:g} B × {tail}"
-        )
-    # The short form stays one 80-column line up to 3-digit layer counts and 6-digit contexts.
-    heads = f"{shape.kv_heads} KV{'' if short else ' heads'} × {shape.head_dim}{dims}"
+        latent = f"{shape.kv_lora_rank}{'+' if short else ' + '}{shape.rope_head_dim}"
+        return f"{shape.layers} layers × ({latent}) latent × {width:g} B × {tail}"
+    heads = (
+        f"{shape.kv_heads}×{shape.head_dim} KV"
+        if short
+        else f"{shape.kv_heads} KV heads × {shape.head_dim}{dims}"
+    )
     if shape.window_layers:
         full = shape.layers - shape.window_layers
         window = min(result.context, shape.window)
         if short:
             return (
                 f"2 × {width:g} B × {heads} × ({full}×{result.context:,} + "
-                f"{shape.window_layers}×{window:,}) tok × {result.batch}"
+                f"{shape.window_layers}×{window:,}) tok × {sequences}"
             )
         return (
             f"2 × {width:g} B × {heads} × ({full} layers × {result.context:,} + "
-            f"{shape.window_layers} windowed × {window:,}) {tokens} × {result.batch}"
+            f"{shape.window_layers} windowed × {window:,}) {tokens} × {sequences}"
         )
     return f"2 × {width:g} B × {shape.layers} layers × {heads} × {tail}"
 
@@ -203,7 +211,9 @@ def fit_lines(result: fit.FitResult) -> list[str]:
         f"{format_parameters(result.active_params)} active parameters",
         f"  shape: {result.shape.how}",
         "",
-        f"  {'device':<30} {'memory':>10} {'needed':>6} {'of one':>7} {'decode ≤ tok/s':>14}  src",
+        # Two lines a heading: on one, "memory needed of one decode" read as a phrase.
+        f"  {'device':<30} {'memory':>10} {'devices':>7} {'share':>9} {'decode ≤':>14}  src",
+        f"  {'':<30} {'each':>10} {'needed':>7} {'of one':>9} {'tok/s/seq':>14}",
     ]
     sources: list[str] = []
     for p, count in fit.grouped(result.placements):
@@ -211,13 +221,13 @@ def fit_lines(result: fit.FitResult) -> list[str]:
             sources.append(p.target.source)
         needed = "—" if p.devices_needed is None else str(p.devices_needed)
         # One decimal, so "100.2 %" shows why a model just over one device's memory needs two.
-        share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
+        share = "—" if p.fraction_of_one is None else format_percent(p.fraction_of_one)
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
         name = _short(counted(p.target.name, count), 30)
         lines.append(
-            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>6} {share:>7} "
+            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>7} {share:>9} "
             f"{decode:>14}  [{sources.index(p.target.source) + 1}]"
         )
     lines += [
@@ -293,11 +303,11 @@ _INPUT_LABELS: dict[str, tuple[str, str]] = {
     "install_usd": ("networking + installation", "${:,.0f}"),
     "gpus_per_node": ("GPUs per node", "{:g}"),
     "life_years": ("life", "{:g} years"),
-    "maintenance_fraction_per_year": ("maintenance", "{:.0%} of hardware/yr"),
+    "maintenance_fraction_per_year": ("maintenance", "{:%} of hardware/yr"),
     "staff_usd_per_year": ("staff", "${:,.0f}/yr"),
     "colo_usd_per_kw_year": ("colocation", "${:,.0f}/kW-yr"),
     "node_kw": ("node power (max)", "{:g} kW"),
-    "idle_power_fraction": ("idle power", "{:.0%} of max"),
+    "idle_power_fraction": ("idle power", "{:%} of max"),
     "pue": ("PUE (site ÷ IT power)", "{:g}"),
     "usd_per_kwh": ("electricity", "${:g}/kWh"),
 }
@@ -309,36 +319,49 @@ def cost_lines(report: cost.CostReport) -> list[str]:
     n = report.inputs.gpus_per_node
     lines = [f"Cloud vs on-prem, per GPU (inputs per {n:g}-GPU node)", "  Inputs:"]
     for i, (name, (label, form)) in enumerate(_INPUT_LABELS.items(), start=1):
-        value = form.format(getattr(report.inputs, name))
+        value = getattr(report.inputs, name)
+        # "{:%}" marks a fraction: written as every percentage the Guide shows ("10 %").
+        value = (
+            form.replace("{:%}", format_percent(value, None))
+            if "{:%}" in form
+            else form.format(value)
+        )
         lines.append(f"    {label:<26} {value:>22}  [{i}]")
+    # The two sums in one column, what each holds after them.
+    fixed, variable = (f"${usd:,.0f}" for usd in (year.fixed_usd, year.variable_usd))
+    width = max(len(fixed), len(variable))
     lines += [
         "  Per GPU-year:",
-        f"    fixed: hardware÷life, maintenance, staff, colocation, idle power  "
-        f"${year.fixed_usd:,.0f}",
-        f"    variable: power above idle, with cooling  ${year.variable_usd:,.0f} × utilisation",
+        f"    fixed     {fixed:>{width}}                  "
+        "hardware÷life, maintenance, staff, colocation, idle power",
+        f"    variable  {variable:>{width}} × utilisation    power above idle, with cooling",
         "  Break-even utilisation (on-prem is cheaper above it):",
     ]
     for v in report.prices:
         u_star = v.break_even_utilization
-        verdict = "never (cloud is cheaper even at 100 %)" if u_star is None else _pct(u_star)
+        verdict = (
+            f"never (cloud is cheaper even at {format_percent(1, 0)})"
+            if u_star is None
+            else format_percent(u_star)
+        )
         price = f"${v.price.usd_per_gpu_hour:.2f}/GPU-h"
         lines += [
             f"    {price:>14}  {verdict:>8}  {v.price.label}",
-            f"    {'':>14}  {'':>8}  price of {v.price.date}; {v.price.source}",
+            f"    {'':>14}  {'':>8}  seen {seen_date(v.price.date)}; {v.price.source}",
         ]
     prices = " ".join(
         f"{'vs $' + format(v.price.usd_per_gpu_hour, '.2f'):>9}" for v in report.prices
     )
     lines += [
-        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI)",
-        "  of owning over the life against each cloud price:",
-        f"   util    $/useful h  {prices}",
+        # One line: the terminal fitting wraps it at the width it has, never mid-sentence.
+        "  On-prem cost per useful GPU-hour at a utilisation, and the return on investment (ROI) "
+        "of owning over the life against each cloud price:",
+        f"    {'util':>5}  {'$/useful h':>10}  {prices}",
     ]
     for row in report.utilizations:
-        rois = " ".join(f"{r * 100:>8.0f}%" for r in row.roi_vs_prices)
-        lines.append(
-            f"    {row.utilization * 100:>3.0f} %  {row.onprem_usd_per_useful_hour:>10.2f}  {rois}"
-        )
+        rois = " ".join(f"{format_percent(r, 0, signed=True):>9}" for r in row.roi_vs_prices)
+        util = format_percent(row.utilization, 0)
+        lines.append(f"    {util:>5}  {row.onprem_usd_per_useful_hour:>10.2f}  {rois}")
     if report.measured_tflops is not None:
         lines.append(
             f"  Cost per TFLOP/s-hour at a measured {report.measured_tflops:g} TFLOP/s "
@@ -350,7 +373,7 @@ def cost_lines(report: cost.CostReport) -> list[str]:
             if v.usd_per_tflop_hour is not None
         ]
         lines += [
-            f"    on-prem at {row.utilization * 100:.0f} %: ${row.usd_per_tflop_hour:.4f}"
+            f"    on-prem at {format_percent(row.utilization, 0)}: ${row.usd_per_tflop_hour:.4f}"
             for row in report.utilizations
             if row.usd_per_tflop_hour is not None
         ]

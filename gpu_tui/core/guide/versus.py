@@ -105,9 +105,9 @@ SOURCES: tuple[str, ...] = (
     "How to Scale Your Model, GPUs chapter (critical intensity 295, H200 ~$10/hour vs TPU v5p "
     '$4/hour, GPUs "more modular", TPUs lean on the compiler): '
     "https://jax-ml.github.io/scaling-book/gpus/",
-    "Google Cloud TPU v5p documentation (459 TFLOPs, 95 GB, 2765 GBps, 8,960 chips, ICI): "
+    "Google Cloud TPU v5p documentation (459 TFLOP/s, 95 GB, 2,765 GB/s, 8,960 chips, ICI): "
     "https://cloud.google.com/tpu/docs/v5p",
-    "Google Cloud TPU v6e documentation (918 TFLOPs, 32 GB, 1638 GBps): "
+    "Google Cloud TPU v6e documentation (918 TFLOP/s, 32 GB, 1,638 GB/s): "
     "https://cloud.google.com/tpu/docs/v6e",
     "How to Scale Your Model, roofline chapter (v5e 240 FLOP/B): "
     "https://jax-ml.github.io/scaling-book/roofline/",

@@ -13,8 +13,9 @@ from gpu_tui.ui.widgets.guide_bars import GuideBars
 NOTE = (
     "▶ this machine: memory as its driver reports it, peaks computed from its clocks; the CPU "
     "sits in the BF16 chart by its FP32 peak (no CPU BF16 peak is computed). Others: vendor "
-    "datasheets, dense; each row's source is under the Catalog table. n/p = not published. "
-    "The bars show what the Catalog filter (/) leaves."
+    "datasheets, dense; each row's source is under the Catalog table. † = only a secondary "
+    "source states it; not published = no document gives it; no BF16 = the architecture has "
+    "none (before Ampere). The bars show what the Catalog filter (/) leaves."
 )
 
 

@@ -18,6 +18,7 @@ from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.guide.lineup import (
     COLUMNS,
+    WEAK_MARK,
     LineupRow,
     catalog_rows,
     filter_rows,
@@ -30,14 +31,11 @@ from gpu_tui.core.units import format_rounded, gigabyte_symbol
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.row_table import RowTable
 
 CELL_PADDING = 2
 """A DataTable cell's padding, both sides together (``cell_padding=1``)."""
 _BF16 = next(i for i, column in enumerate(COLUMNS) if column.attr == "bf16_tflops")
-
-
-WEAK_MARK = "†"
-"""Follows a figure only a secondary source states (the legend says so under the table)."""
 
 
 def _shown(row: LineupRow, attr: str) -> Any:
@@ -59,12 +57,10 @@ def _cell(value: object, attr: str, weak: bool = False) -> str:
 def describe(row: LineupRow) -> Text:
     """Every figure of one row, its documents (title, then address), then its notes."""
 
-    missing = "unknown" if row.local else "not published"
-
     def fig(attr: str, unit: str = "") -> str:
         value = _shown(row, attr)
         if value is None:
-            return missing
+            return row.missing(attr)
         text = str(value) if attr == "year" else format_rounded(float(value))
         return f"{text}{WEAK_MARK if attr in row.weak else ''}{unit}"
 
@@ -76,7 +72,7 @@ def describe(row: LineupRow) -> Text:
             f" {kind}" if row.memory_type else ""
         )
     else:  # "memory HBM3e, size not published"
-        memory = f"memory {kind + ', size ' if row.memory_type else ''}{missing}"
+        memory = f"memory {kind + ', size ' if row.memory_type else ''}{row.missing('memory_gib')}"
     bf16 = fig("bf16_tflops")
     if row.bf16_sparse_tflops is not None:
         bf16 += f" (2:4 sparse {format_rounded(row.bf16_sparse_tflops)})"
@@ -158,7 +154,7 @@ class CatalogView(Widget):
             id="guide-filter",
             compact=True,
         )
-        yield DataTable(id="guide-table", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="guide-table", cursor_type="row", zebra_stripes=True)
         yield ReadingBox(text_id="guide-detail", id="guide-detail-box")
 
     def on_mount(self) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, Static
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import cost
 from gpu_tui.core.guide.measured import Measured, latest_measured
+from gpu_tui.core.guide.prices import seen_date
 from gpu_tui.core.limits import Limit
 from gpu_tui.ui.guide.cost_text import (
     CloudChoice,
@@ -65,12 +66,13 @@ NODE_FIELDS = (
 )
 CLOUD_DEFAULTS = {
     "price": f"{DEFAULT_PRICE.usd_per_gpu_hour:.2f}",
-    "date": DEFAULT_PRICE.date,
+    "date": seen_date(DEFAULT_PRICE.date),
     "util": "50",
     "tflops": "",
 }
 CLOUD_SOURCES = {
-    "date": "when the cloud price was seen; prices move (AWS's H100 roughly halved in 2025)",
+    "date": "when the cloud price was seen (a span, Sep–Oct 2026: the price stands for pages "
+    "seen in those months); prices move (AWS's H100 roughly halved in 2025)",
     "util": "the share of hours the GPU does useful work (assumption: yours to set)",
     "tflops": "optional: a measured rate (e.g. from a Bench run) for $ per TFLOP/s-hour",
 }

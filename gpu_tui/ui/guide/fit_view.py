@@ -18,9 +18,9 @@ from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import fit
 from gpu_tui.core.guide.lineup import counted, display_name
-from gpu_tui.core.guide.report import kv_formula, read_formula, size
+from gpu_tui.core.guide.report import formula_sources, kv_formula, read_formula, size
 from gpu_tui.core.guide.shapes import parse_params
-from gpu_tui.core.units import format_parameters
+from gpu_tui.core.units import format_parameters, format_percent
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG
@@ -29,8 +29,15 @@ from gpu_tui.ui.widgets.scroll_hint import HintedTable
 
 DTYPES = ("fp32", "bf16", "fp8", "int4")
 DEFAULT_MODEL = "llama-3.1-8b"
-COLUMN_LABELS = ("Memory", "Need", "Of one", "Decode ≤ tok/s", "TB/s")
-"""The table's columns after the Device column."""
+COLUMN_LABELS = (
+    "Memory\neach",
+    "Devices\nneeded",
+    "Share\nof one",
+    "Decode ≤\ntok/s/seq",
+    "TB/s\neach",
+)
+"""The table's columns after the Device column, each heading on two lines: on one line,
+"Memory Need Of one Decode" read as a single phrase."""
 FORMULAS = (
     f"Formulas ({fit.SOURCE_DECODE.url}): weights = params × bytes; KV = 2 × bytes × layers × "
     "KV heads × head dim × context × batch (MLA: layers × (latent + RoPE dim) × bytes × "
@@ -107,7 +114,11 @@ class FitView(Widget):
         # longer than the rows left for them, so the box scrolls (Tab, then ↓).
         with Container(id="fit-results"):
             yield HintedTable(
-                id="fit-table", cursor_type="row", zebra_stripes=True, reach="Esc, then ↑↓"
+                id="fit-table",
+                cursor_type="row",
+                zebra_stripes=True,
+                reach="Esc, then ↑↓",
+                header_height=2,
             )
             yield ReadingBox(text_id="fit-detail", id="fit-detail-box")
 
@@ -169,7 +180,7 @@ class FitView(Widget):
         width = device_name.column_width(labels)
         table.add_column(device_name.HEADER, width=width)
         for label in COLUMN_LABELS:
-            table.add_column(label)
+            table.add_column(Text(label, justify="right"))
         variables = self.app.get_css_variables()
         console = self.app.console
         for index, p in enumerate(self.placements):
@@ -215,7 +226,7 @@ class FitView(Widget):
             return f"▶ {name}: memory unknown"
         # How full one is says how much room is left; past one, the count is the answer (the
         # table's "Of one" column keeps the share). The line must fit 80 columns.
-        share = f" ({(p.fraction_of_one or 0) * 100:.0f} %)"
+        share = f" ({format_percent(p.fraction_of_one or 0, 0)})"
         if p.target.ram:
             fits = "fits in RAM" + share if needed == 1 else "too big for RAM"
         elif needed == 1:
@@ -245,7 +256,7 @@ class FitView(Widget):
         )
         need = "—" if p.devices_needed is None else str(p.devices_needed)
         need_style = f"bold {variables['text-success']}" if p.devices_needed == 1 else ""
-        share = "—" if p.fraction_of_one is None else f"{p.fraction_of_one * 100:.1f}%"
+        share = "—" if p.fraction_of_one is None else format_percent(p.fraction_of_one)
         rate = p.decode_tokens_per_second_max
         bandwidth = p.target.bandwidth_bytes_per_second
         return [
@@ -273,7 +284,7 @@ class FitView(Widget):
         if p.devices_needed is not None and p.target.memory_bytes is not None:
             basis = f" ({p.target.memory_basis})" if p.target.memory_basis else ""
             text.append(
-                f": {size(result.total_bytes)} is {(p.fraction_of_one or 0):.1%} "
+                f": {size(result.total_bytes)} is {format_percent(p.fraction_of_one or 0)} "
                 f"of one {size(p.target.memory_bytes)}{basis} → {p.devices_needed} needed"
             )
         bandwidth = p.target.bandwidth_bytes_per_second
@@ -294,4 +305,8 @@ class FitView(Widget):
             fit.CAPACITY_NOTE,
         ]
         text.append("\n" + " ".join(notes), style="italic")
+        # What each formula rests on: wide, the room under the notes; at 80×24 the box scrolls.
+        text.append("\nformulas from:", style="bold")
+        for name, source in formula_sources(result).items():
+            text.append(f"\n· {name.replace('_', ' ')}: {source.cite()} {source.url}")
         detail.update(text)

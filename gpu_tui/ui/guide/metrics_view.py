@@ -44,12 +44,22 @@ def overview() -> Table:
     return table
 
 
+def all_sources() -> Text:
+    """Every document the metrics cite, each once, in the order first cited: titles only, as
+    a narrow column would fold an address every few letters (each metric's text gives them)."""
+    titles = (source.split(": http")[0] for metric in KEY_METRICS for source in metric.sources)
+    return Text("\n".join(f"· {title}" for title in dict.fromkeys(titles)))
+
+
 class MetricsView(Horizontal):
     """A list of the metrics (↑↓ to move) and the highlighted one explained; wide, all of
     them in brief below it."""
 
     def compose(self) -> ComposeResult:
-        yield OptionList(*(m.name for m in KEY_METRICS), id="metrics-list")
+        with Vertical(id="metrics-side"):
+            yield OptionList(*(m.name for m in KEY_METRICS), id="metrics-list")
+            # Shown only when wide (CSS), in the rows the list leaves: every document cited.
+            yield ReadingBox(text_id="metrics-sources-text", id="metrics-sources")
         with Vertical(id="metrics-reading"):
             # Taller than the box at 80×24: Tab, then ↓ reads on (the border says so).
             yield ReadingBox(text_id="metrics-text", id="metrics-scroll")
@@ -60,6 +70,9 @@ class MetricsView(Horizontal):
         metrics = self.query_one("#metrics-list", OptionList)
         metrics.border_title = "Key metrics"
         metrics.highlighted = 0
+        sources = self.query_one("#metrics-sources", ReadingBox)
+        sources.border_title = "Documents cited"
+        sources.update(all_sources())
         self.query_one("#metrics-scroll", ReadingBox).update(metric_text(KEY_METRICS[0]))
 
     def focus(self, scroll_visible: bool = True) -> MetricsView:

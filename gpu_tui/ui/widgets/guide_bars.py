@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from gpu_tui.core.guide.lineup import BarChart
+from gpu_tui.core.guide.lineup import WEAK_MARK, BarChart
 from gpu_tui.core.units import format_rounded
 from gpu_tui.ui.widgets.compare_bars import bar_text
 
@@ -35,16 +35,24 @@ class GuideBars(Static):
         # that a label wraps onto a second line.
         longest = max((cell_len(bar.label) for bar in chart.bars), default=0)
         label_width = max(12, min(longest, self.size.width - 10 - MIN_BAR))
-        bar_width = max(6, self.size.width - label_width - 10)
+        # The value column as wide as its widest entry ("not published" is 13).
+        values = [
+            Text(bar.missing, style="italic")
+            if bar.value is None
+            else Text(format_rounded(bar.value) + (WEAK_MARK if bar.weak else " "))
+            for bar in chart.bars
+        ]
+        value_width = max(7, *(v.cell_len for v in values)) if values else 7
+        bar_width = max(6, self.size.width - label_width - value_width - 3)
         top = max((bar.value or 0.0) for bar in chart.bars) if chart.bars else 0.0
         table = Table.grid(padding=(0, 1))
         table.add_column(width=label_width)
         table.add_column(width=bar_width, no_wrap=True)
-        table.add_column(justify="right", no_wrap=True, width=7)
+        table.add_column(justify="right", no_wrap=True, width=value_width)
         table.title = f"{chart.title} ({chart.unit})"
         table.title_style = "bold"
         table.title_justify = "left"
-        for bar in chart.bars:
+        for bar, value in zip(chart.bars, values, strict=True):
             label = Text(bar.label)
             style = f"bold {warning if bar.simulated else accent}" if bar.local else ""
             if bar.simulated:
@@ -53,10 +61,5 @@ class GuideBars(Static):
             elif style:
                 label.stylize(style)
             fraction = (bar.value or 0.0) / top if top else 0.0
-            value = (
-                Text(bar.missing, style="italic")
-                if bar.value is None
-                else Text(format_rounded(bar.value))
-            )
             table.add_row(label, Text(bar_text(fraction, bar_width), style=style or plain), value)
         return table

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.widgets import DataTable
 
+from gpu_tui.ui.widgets.row_table import RowTable
+
 if TYPE_CHECKING:
     from textual.scroll_view import ScrollView
 
@@ -68,9 +70,10 @@ class ScrollHint(_Base):
         self.show_hint()
 
 
-class HintedTable(ScrollHint, DataTable[Any]):
-    """A DataTable whose border says how many rows lie out of sight; ``reach`` is how to get
-    the keyboard to it from elsewhere, ``keys`` its own keys."""
+class HintedTable(ScrollHint, RowTable):
+    """A DataTable whose border says how many rows lie out of sight, Home/End going to the
+    first/last row; ``reach`` is how to get the keyboard to it from elsewhere, ``keys`` its
+    own keys."""
 
     def __init__(
         self, *, reach: str = ScrollHint.HINT_REACH, keys: str = "", **options: Any

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -170,7 +173,7 @@ def test_fit_text_shows_the_arithmetic_and_numbered_sources(
     assert "weights     130.4 GiB  = 70,000,000,000 parameters × 2 B" in out
     assert "(sizes in GiB = 2³⁰ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["141.0", "GiB", "1", "92.5%"]
+    assert h200.split()[3:8] == ["141.0", "GiB", "1", "92.5", "%"]
     assert " GB " not in out.replace('"80 GB"', "")  # every size in GiB (the quote aside)
     assert "Device sources:" in out
     assert "[1] " in out
@@ -184,7 +187,7 @@ def test_fit_text_follows_the_size_unit(capsys: pytest.CaptureFixture[str]) -> N
     assert "weights      140.0 GB  = 70,000,000,000 parameters × 2 B" in out
     assert "(sizes in GB = 10⁹ bytes)" in out.splitlines()[0]
     h200 = next(line for line in out.splitlines() if "NVIDIA H200 SXM" in line)
-    assert h200.split()[3:7] == ["151.4", "GB", "1", "92.5%"]
+    assert h200.split()[3:8] == ["151.4", "GB", "1", "92.5", "%"]
     assert "GiB" not in out.replace("80 GiB = 85.9 GB", "")  # the note on makers' "GB"
     assert out.splitlines()[-1].startswith("On this machine (no GPU found; 25.8 GB of RAM)")
     # JSON keeps bytes, and the same numbers, whatever unit the text is in.
@@ -198,7 +201,10 @@ def test_a_named_model_shows_its_configuration_and_sources(
 ) -> None:
     code, out, _ = run(["--fit", "deepseek-v3", "--dtype", "fp8", "--batch", "8"], capsys)
     assert code == 0
-    assert "KV cache      1.1 GiB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8" in out
+    assert (
+        "KV cache      1.1 GiB  = 61 layers × (512 + 64) latent × 1 B × 4,096 tokens × 8 sequences"
+        in out
+    )
     assert "64 of 256 experts per layer for 8 sequences" in out
     assert "DeepSeek-V3's configuration:" in out
     assert "inference/configs/config_671B.json" in out
@@ -350,3 +356,27 @@ def test_a_long_simulated_name_keeps_its_label_in_text(
     code, out, _ = run(["--fit", "8B"], capsys)
     assert code == 0
     assert " *NVIDIA H100 80GB… (SIMULATED) " in out
+
+
+def test_cost_text_at_80_columns_reads_as_one_style(tmp_path: Path) -> None:
+    """The real command, piped, at COLUMNS=80: a sentence wraps only where the width ends it,
+    every percentage is written one way (a space before %, a true minus), and the fixed and
+    variable sums stand in one column."""
+    env = {**os.environ, "COLUMNS": "80", "GPU_TUI_DATA_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-m", "gpu_tui", "guide", "--cost"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+    assert max(len(line) for line in out.splitlines() if "https://" not in line) <= 80
+    # "…and the return on / investment (ROI) / of owning…": a line ended mid-sentence.
+    assert not re.search(r"\(ROI\)\n", out)
+    assert not re.search(r"\d%", out), re.findall(r".{20}\d%", out)
+    assert not re.search(r"(?<!\w)-\d", out.split("Input sources:")[0])  # "−44 %", never "-44%"
+    assert "−66 %" in out
+    assert "10 % of hardware/yr" in out
+    fixed = next(line for line in out.splitlines() if line.startswith("    fixed "))
+    variable = next(line for line in out.splitlines() if line.startswith("    variable "))
+    assert fixed.index("$18,707") + len("$18,707") == variable.index("$1,464") + len("$1,464")

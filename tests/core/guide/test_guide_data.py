@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gpu_tui.core.devices.catalog import CATALOG
@@ -118,3 +120,5 @@ def test_a_rate_is_written_tflop_per_second_in_our_own_words() -> None:
         *(entry.notes for entry in all_entries()),
     ]
     assert not [text for text in ours if "TFLOPS" in text or "FLOPS " in text]
+    # Nor the vendors' other spellings ("459 TFLOPs", "2765 GBps") in words that are ours.
+    assert not [text for text in ours if re.search(r"\d\s*(TFLOPs|GBps|TBps)\b", text)]

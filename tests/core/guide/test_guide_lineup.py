@@ -78,6 +78,27 @@ def test_bar_charts_rank_and_place_the_cpu_by_fp32() -> None:
     assert next(b for b in memory.bars if b.label == "Apple M3 Ultra").value == 512
 
 
+def test_a_precision_the_architecture_lacks_is_said_so_not_called_unpublished() -> None:
+    """V100, P100 and T4 have no BF16 at all; an A100 has BF16 but no FP8; a product whose
+    architecture gpu-tui does not know keeps "not published"."""
+    _, bf16, _ = bar_charts(catalog_rows())
+    missing = {b.label: b.missing for b in bf16.bars if b.value is None}
+    for name in ("V100 SXM2", "P100 SXM2", "T4"):
+        assert missing[name] == "no BF16", name
+    assert all(text in ("no BF16", "not published") for text in missing.values())
+    assert "not published" in missing.values()  # (an Apple GPU's BF16 rate, say)
+    rows = {row.name: row for row in catalog_rows()}
+    assert rows["A100 80GB SXM"].missing("fp8_tflops") == "no FP8"
+    assert rows["H100 SXM"].unsupported == frozenset()
+
+
+def test_bars_carry_the_secondary_source_mark() -> None:
+    _, bf16, _ = bar_charts(catalog_rows())
+    weak = {b.label for b in bf16.bars if b.weak}
+    assert "B200 (GB200)" in weak
+    assert "H100 SXM" not in weak
+
+
 def _result(value: float, unit: str, device: str = "cuda:0") -> BenchResult:
     return BenchResult(
         "matmul", "square", device, "bf16", {"n": 4096}, 1e-3, 1e-3, 1e-3, 5, value, unit, None
