@@ -293,8 +293,8 @@ def test_watch_to_a_pipe_without_columns_is_one_whole_line_per_tick(tmp_path: Pa
     [
         (["--interval", "0"], "must be between 0.1 and 60 seconds"),
         (["--interval", "soon"], "must be between 0.1 and 60 seconds, got 'soon'"),
-        (["--count", "0"], "must be at least 1"),
-        (["--count", "2.5"], "not a whole number"),
+        (["--count", "0"], "--count must be a whole number of at least 1, got '0'"),
+        (["--count", "2.5"], "--count must be a whole number of at least 1, got '2.5'"),
     ],
 )
 def test_bad_values_exit_2_with_one_line(args: list[str], message: str) -> None:

@@ -133,7 +133,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--scenario", "onions", "--set", "cooks=0"], "argument --set: cooks must be a whole"),
+        (["--scenario", "onions", "--set", "cooks=0"], "--set: cooks must be a whole"),
         (["--scenario", "onions", "--set", "cooks=many"], "cooks must be a whole number between"),
         (["--scenario", "onions", "--set", "launch_seconds=-2"], "launch_seconds must be 0 or"),
         (["--scenario", "onions", "--set", "spice=3"], "unknown parameter 'spice'"),
