@@ -136,8 +136,9 @@ GPU: tuple[Column, ...] = (
     Column("memory", _memory, lambda g: _memory(g, full=True)),
     Column(
         "temp",
-        lambda g: format_temperature(g.temperature_c, gap="", unknown="?"),
-        lambda _g: format_temperature(100.0, gap=""),
+        # "71 °C", as check, info and the Specs pane write a temperature
+        lambda g: format_temperature(g.temperature_c, unknown="?"),
+        lambda _g: format_temperature(100.0),
         drop=3,
     ),
     Column("power", _power, lambda g: _power(g, full=True), drop=2),  # the draw may reach the cap

@@ -109,7 +109,7 @@ def test_human_line_is_one_line_of_columns() -> None:
     assert "\n" not in line
     assert "cpu  12% [ 10  15]    ?MHz load  0.50" in line  # room for 100 %, 4 digits, 10.00
     assert "mem  4.0/16.0GiB swap 0.0/2.0GiB" in line
-    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71°C 655/700W" in line  # under sim2's
+    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71 °C 655/700W" in line  # under sim2's
     assert "gpu1           LOST " in line
     assert "sim2 SIMULATED" in line
     assert line.endswith(" | sim2 SIMULATED (stale)")  # after the columns: it moves none
