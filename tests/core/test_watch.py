@@ -170,7 +170,7 @@ def test_human_line_summarises_many_cores() -> None:
         a_sample(),
         cpu=CpuSample(50.0, tuple(float(i) for i in range(64)), 3000.0, NOT_SUPPORTED, 1.0),
     )
-    assert "[cores 0-63%] 3000MHz load     ?" in watch_text.human_line(sample)
+    assert "[cores 0–63%] 3000MHz load     ?" in watch_text.human_line(sample)
 
 
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
