@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import textwrap
 from typing import Any, NoReturn
 
 from gpu_tui import __version__
@@ -20,6 +21,26 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped without breaking a word at its hyphen ("dcgm-" / "exporter")
+    or cutting a long one (a URL, a path)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(
+            text,
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one clear line and exit code 2, and that takes flags
     only as spelled: with argparse's prefix matching, ``--price -3`` was read as the start of
@@ -27,17 +48,25 @@ class OneLineParser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, command: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         self.command = command
         """The subcommand this parses (None: the top level), for the error line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, error_lines.usage_line(message, self.command) + "\n")
+        line = error_lines.usage_line(error_lines.flag_message(message), self.command)
+        self.exit(EXIT_USAGE, line + "\n")
 
 
-def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> None:
-    """Options accepted both before and after the subcommand (``gpu-tui --demo info``)."""
+def add_global_options(
+    parser: argparse.ArgumentParser, *, top_level: bool, units_note: tuple[str, str] = ("", "")
+) -> None:
+    """Options accepted both before and after the subcommand (``gpu-tui --demo info``).
+
+    ``units_note``: what the temperature and size units leave alone in this command (its
+    ``--json``), so each command's help says only what is true of it."""
     default = False if top_level else argparse.SUPPRESS
+    temperature_note, size_note = (f"; {note}" if note else "" for note in units_note)
     parser.add_argument(
         "--demo",
         action="store_true",
@@ -48,15 +77,15 @@ def add_global_options(parser: argparse.ArgumentParser, *, top_level: bool) -> N
         "--temperature-unit",
         choices=("celsius", "fahrenheit"),
         default=None if top_level else argparse.SUPPRESS,
-        help="show temperatures in this unit; --json keeps celsius (default: celsius, or the "
+        help=f"show temperatures in this unit{temperature_note} (default: celsius, or the "
         "config file's)",
     )
     parser.add_argument(
         "--size-unit",
         choices=("binary", "decimal"),
         default=None if top_level else argparse.SUPPRESS,
-        help="show sizes in GiB (binary) or GB (decimal); --json keeps bytes (default: binary, "
-        "or the config file's)",
+        help=f"show sizes in GiB (binary) or GB (decimal){size_note} (default: binary, or the "
+        "config file's)",
     )
 
 
@@ -121,7 +150,8 @@ def build_parser(*, with_commands: bool = True) -> argparse.ArgumentParser:
         sub = subparsers.add_parser(
             command.NAME, help=command.HELP, description=command.HELP, command=command.NAME
         )
-        add_global_options(sub, top_level=False)
+        notes = getattr(command, "UNITS_NOTE", ("--json keeps celsius", "--json keeps bytes"))
+        add_global_options(sub, top_level=False, units_note=notes)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
     return parser
@@ -169,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             show_units(args)
         return int(args.run(args))
     except UsageError as error:
-        error_lines.say_error(str(error), command)
+        error_lines.say_usage_error(str(error), command)
         return EXIT_USAGE
     except RunError as error:
         error_lines.say_error(str(error), command)
@@ -244,9 +274,8 @@ def print_config(args: argparse.Namespace) -> int:
 def run_tui(args: argparse.Namespace) -> int:
     """Start the Textual app (imported here so headless commands never load Textual)."""
     if not sys.stdout.isatty():
-        error_lines.say_error(
-            "the terminal UI needs a terminal; for scripts use 'gpu-tui info --json' "
-            "(see gpu-tui --help)"
+        error_lines.say_usage_error(
+            "the terminal UI needs a terminal; for scripts use 'gpu-tui info --json'"
         )
         return EXIT_USAGE
     # No garbage collection until the first screen is up and the hardware read (the app turns

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from gpu_tui.commands import COMMAND_NAMES, error_lines
+
 
 def gpu_tui(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -110,17 +112,26 @@ def test_an_unknown_command_is_named_as_one_with_the_commands_there_are() -> Non
 @pytest.mark.parametrize(
     ("argv", "form"),
     [
-        (("--refresh", "0"), "gpu-tui: error: argument --refresh: "),
+        (
+            ("--refresh", "0"),
+            "gpu-tui: error: --refresh must be between 0.1 and 60 seconds, got '0'",
+        ),
         (("nosuchcmd",), "gpu-tui: error: unknown command 'nosuchcmd'"),
         (("info", "--bogus"), "gpu-tui info: error: unrecognized arguments: --bogus (try "),
-        (("watch", "--count", "0"), "gpu-tui watch: error: argument --count: must be at least"),
+        (("watch", "--count", "0"), "gpu-tui watch: error: --count must be a whole number of at"),
+        (("watch", "--interval", "0"), "gpu-tui watch: error: --interval must be between 0.1 and"),
         (("check", "--bogus"), "gpu-tui check: error: unrecognized arguments: --bogus"),
         (("guide", "--cost", "--price", "-3"), "gpu-tui guide: error: unrecognized arguments"),
         (("kitchen",), "gpu-tui kitchen: error: "),
         (("bench", "--baseline", "/nonexistent/old.json"), "gpu-tui bench: error: /nonexistent"),
-        (("export", "--interval", "0"), "gpu-tui export: error: argument --interval: "),
+        (("export", "--interval", "0"), "gpu-tui export: error: --interval must be between "),
         (("fleet",), "gpu-tui fleet: error: no Prometheus server: "),
         (("schema", "infos"), "gpu-tui schema: error: no schema named 'infos'"),
+        (("kitchen", "--scenario", "nope"), "gpu-tui kitchen: error: unknown scenario 'nope'"),
+        (("guide", "--cost", "--pue", "0"), "gpu-tui guide: error: --pue must be between 1 and 5,"),
+        (("guide", "--fit", "8B", "--pue", "2"), "gpu-tui guide: error: --pue does not apply to"),
+        (("fleet", "--prometheus", "ftp://x"), "gpu-tui fleet: error: --prometheus: not an http"),
+        (("fleet", "--timeout", "0"), "gpu-tui fleet: error: --timeout must be between 0.1 and"),
     ],
     ids=lambda value: " ".join(value) if isinstance(value, tuple) else "",
 )
@@ -141,6 +152,30 @@ def test_every_command_refuses_bad_input_in_one_form(
     assert (refused.value.code, out) == (2, "")
     (line,) = err.splitlines()
     assert line.startswith(form)
+    # Where to read the usage, whoever refused it: argparse or the command.
+    command = argv[0] if argv[0] in COMMAND_NAMES else None
+    assert line.endswith(f" (try '{error_lines.who(command)} --help')")
+    assert "argument --" not in line  # the flag as typed leads: "--pue must be …"
+    assert "must be" not in line or "between" in line or "at least" in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "got"),
+    [
+        (("guide", "--cost", "--cloud-price", "-1"), "got '-1'"),
+        (("bench", "--budget", "0"), "got '0'"),
+        (("watch", "--count", "x"), "got 'x'"),
+    ],
+)
+def test_the_value_given_is_quoted_one_way(
+    argv: tuple[str, ...], got: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gpu_tui.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        raise SystemExit(main(list(argv)))
+    assert refused.value.code == 2
+    assert f", {got} (try " in capsys.readouterr().err
 
 
 def test_a_run_that_fails_says_so_in_the_same_form_and_exits_1(

@@ -183,5 +183,5 @@ def test_gpu_tui_schema_prints_each_and_refuses_an_unknown_name(tmp_path: Path) 
     assert done.returncode == 2
     assert done.stderr == (
         "gpu-tui schema: error: no schema named 'infos' (choose from: info, watch, check, "
-        "bench, kitchen, guide-fit, guide-cost, fleet)\n"
+        "bench, kitchen, guide-fit, guide-cost, fleet) (try 'gpu-tui schema --help')\n"
     )

@@ -1,6 +1,8 @@
 """Headless subcommands (``gpu-tui info``, ``kitchen``, ...): one module each.
 
-Each module exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+Each module exposes ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and
+``UNITS_NOTE`` where ``--temperature-unit`` and ``--size-unit`` leave something else alone than
+its ``--json`` (the two notes their help ends with).
 To add a subcommand, write its module and list it in ``COMMAND_NAMES``.
 """
 

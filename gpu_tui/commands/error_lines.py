@@ -5,6 +5,7 @@ command tells a log of several runs (a cron job's, a CI job's) which one complai
 
 from __future__ import annotations
 
+import re
 import sys
 
 from gpu_tui.core import ending
@@ -22,8 +23,26 @@ def error_line(message: str, command: str | None = None) -> str:
 
 
 def usage_line(message: str, command: str | None = None) -> str:
-    """A flag or argument the parser refused: the error, and where the usage is explained."""
+    """Bad usage or input (exit 2), from the parser or from the command: the error, and where
+    the usage is explained."""
     return error_line(f"{message} (try '{who(command)} --help')", command)
+
+
+_ARGUMENT = re.compile(r"argument (?P<flags>[^:]+): (?P<rest>.*)", re.DOTALL)
+
+
+def flag_message(message: str) -> str:
+    """argparse's ``argument --pue: must be …`` as every other complaint names a flag:
+    ``--pue must be …``, ``--listen: expected HOST:PORT …`` (the first of a flag's spellings)."""
+    match = _ARGUMENT.fullmatch(message)
+    if match is None:
+        return message
+    flag, rest = match["flags"].split("/")[0], match["rest"]
+    return f"{flag} {rest}" if rest.startswith("must ") else f"{flag}: {rest}"
+
+
+def say_usage_error(message: str, command: str | None = None) -> bool:
+    return ending.say(sys.stderr, usage_line(message, command))
 
 
 def warning_line(message: str, command: str | None = None) -> str:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from gpu_tui.core.monitor.sampler import Sampler
 
 NAME = "export"
+UNITS_NOTE = ("no effect here: the metrics keep dcgm-exporter's units",) * 2
 HELP = (
     "serve this machine's GPU readings at /metrics for Prometheus, under dcgm-exporter's "
     "metric names (loopback only unless --listen says otherwise)"

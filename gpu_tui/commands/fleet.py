@@ -9,8 +9,10 @@ import sys
 import time
 
 from gpu_tui.commands.error_lines import say_warning
+from gpu_tui.commands.options import TIMEOUT, within
 from gpu_tui.core.errors import RunError, UsageError
-from gpu_tui.core.fleet.url import URL_ENV
+from gpu_tui.core.fleet import IDLE_MINUTES
+from gpu_tui.core.fleet.url import URL_ENV, check_url
 
 NAME = "fleet"
 HELP = (
@@ -19,21 +21,10 @@ HELP = (
 )
 
 
-def seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
-    if not 0.1 <= value <= 300:
-        raise argparse.ArgumentTypeError(f"must be 0.1 to 300 seconds, got {text[:40]}")
-    return value
+seconds = within(TIMEOUT)
 
 
-def minutes(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of minutes: {text[:40]!r}") from None
+minutes = within(IDLE_MINUTES)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
             f"no Prometheus server: give --prometheus URL or set {URL_ENV} "
             "(a server that scrapes dcgm-exporter or 'gpu-tui export')"
         )
+    try:
+        args.prometheus = check_url(args.prometheus)
+    except UsageError as error:  # said as coming from where the URL was given
+        given = "--prometheus" if args.prometheus != os.environ.get(URL_ENV) else URL_ENV
+        raise UsageError(f"{given}: {error}") from None
     if args.ca_file and not os.path.isfile(args.ca_file):
         raise UsageError(f"--ca-file: no such file: {args.ca_file}")
     api = PrometheusApi(

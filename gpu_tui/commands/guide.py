@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
+from gpu_tui.commands.options import for_flag
 from gpu_tui.commands.terminal_text import fit_to_terminal
 from gpu_tui.core.errors import UsageError
 
@@ -81,13 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     fit_options.add_argument(
         "--context",
-        type=checked(fit.CONTEXT.parse_whole),
+        type=checked(for_flag(fit.CONTEXT).parse_whole),
         metavar="N",
         help=f"tokens per sequence, 0 to {fit.MAX_CONTEXT:,} (default {fit.DEFAULT_CONTEXT})",
     )
     fit_options.add_argument(
         "--batch",
-        type=checked(fit.BATCH.parse_whole),
+        type=checked(for_flag(fit.BATCH).parse_whole),
         metavar="N",
         help=f"sequences at once, 1 to {fit.MAX_BATCH:,} (default {fit.DEFAULT_BATCH})",
     )
@@ -96,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     cost_options.add_argument(
         "--cloud-price",
-        type=checked(cost.PRICE.parse),
+        type=checked(for_flag(cost.PRICE).parse),
         metavar="USD",
         help="cloud $/GPU-hour (default: four reference prices, late 2026)",
     )
@@ -106,13 +107,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--utilisation",
         "--utilization",
         dest="utilization",
-        type=checked(cost.UTILIZATION.parse),
+        type=checked(for_flag(cost.UTILIZATION).parse),
         metavar="U",
         help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90%%)",
     )
     cost_options.add_argument(
         "--measured-tflops",
-        type=checked(cost.MEASURED_TFLOPS.parse),
+        type=checked(for_flag(cost.MEASURED_TFLOPS).parse),
         metavar="T",
         help="a measured TFLOP/s, for $ per TFLOP/s-hour",
     )
@@ -121,7 +122,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     defaults = cost.CostInputs()
     for flag, (field, text) in _COST_FLAGS.items():
-        limit = cost.INPUT_LIMITS[field]
+        limit = for_flag(cost.INPUT_LIMITS[field])
         kind = limit.parse_whole if limit.whole else limit.parse
         help_text = f"{text} (default {getattr(defaults, field):g})"
         cost_options.add_argument(flag, dest=field, type=checked(kind), metavar="X", help=help_text)

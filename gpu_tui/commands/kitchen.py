@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             width = max(len(name) for name in SCENARIOS)
             for s in SCENARIOS.values():
-                print(fit_to_terminal(f"{s.name:<{width}}  {s.title} - {s.caption}"))
+                print(fit_to_terminal(f"{s.name:<{width}}  {s.title} · {s.caption}"))
         return 0
     if not args.scenario:
         raise UsageError("give --scenario NAME or --list")

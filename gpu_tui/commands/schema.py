@@ -11,6 +11,7 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.json_schemas import NAMES, schema
 
 NAME = "schema"
+UNITS_NOTE = ("no effect here: a schema holds no readings",) * 2
 HELP = f"print the JSON Schema of a --json output ({', '.join(NAMES)})"
 
 

@@ -16,6 +16,7 @@ from gpu_tui.commands.watch_text import Layout
 from gpu_tui.core import ending
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.live_sources import GpuSources, open_gpu_sources
+from gpu_tui.core.limits import shown
 from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.core.monitor.samples import Sample
 
@@ -28,13 +29,13 @@ CLOSE_LIMIT_SECONDS = 1.0
 
 
 def positive_count(text: str) -> int:
-    """Parse ``--count``: a whole number of lines, at least 1."""
+    """Parse ``--count``: a whole number of ticks, at least 1."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {shown(text)}")
     return value
 
 
@@ -53,10 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=refresh_seconds,
         default=1.0,
         metavar="SECONDS",
-        help="seconds between lines, 0.1 to 60 (default: 1)",
+        help="seconds between ticks, 0.1 to 60 (default: 1)",
     )
     parser.add_argument(
-        "--count", type=positive_count, metavar="N", help="stop after N lines (default: never)"
+        "--count",
+        type=positive_count,
+        metavar="N",
+        help="stop after N ticks, each a line per GPU (default: never)",
     )
 
 

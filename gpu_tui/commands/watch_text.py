@@ -50,7 +50,7 @@ def _per_core(sample: Sample) -> str:
     cores = sample.cpu.per_core_percent
     if len(cores) <= 8:
         return "[" + " ".join(f"{c:3.0f}" for c in cores) + "]"
-    return f"[cores {min(cores):.0f}-{max(cores):.0f}%]"
+    return f"[cores {min(cores):.0f}–{max(cores):.0f}%]"  # idlest to busiest core
 
 
 def _load(sample: Sample) -> str:
@@ -72,7 +72,7 @@ HOST: tuple[tuple[Column, ...], ...] = (
     (
         Column("cpu", lambda s: f"cpu {s.cpu.percent:.0f}%", lambda _s: "cpu 100%", word="cpu "),
         Column(
-            "cores", _per_core, lambda s: "[cores 100-100%]" * (len(s.cpu.per_core_percent) > 8), 4
+            "cores", _per_core, lambda s: "[cores 100–100%]" * (len(s.cpu.per_core_percent) > 8), 4
         ),
         Column(
             "clock",
@@ -136,8 +136,9 @@ GPU: tuple[Column, ...] = (
     Column("memory", _memory, lambda g: _memory(g, full=True)),
     Column(
         "temp",
-        lambda g: format_temperature(g.temperature_c, gap="", unknown="?"),
-        lambda _g: format_temperature(100.0, gap=""),
+        # "71 °C", as check, info and the Specs pane write a temperature
+        lambda g: format_temperature(g.temperature_c, unknown="?"),
+        lambda _g: format_temperature(100.0),
         drop=3,
     ),
     Column("power", _power, lambda g: _power(g, full=True), drop=2),  # the draw may reach the cap

@@ -51,7 +51,8 @@ class Limit:
 
     def refusal(self, got: str) -> UsageError:
         """The one-line error for a value outside the range, or for text that is no number."""
-        return UsageError(f"{self.name} must be {self.describe()}, got {got}")
+        # Nameless for a command-line flag: the parser puts the flag in front.
+        return UsageError(f"{self.name} must be {self.describe()}, got {got}".lstrip())
 
     def check(self, value: float) -> float:
         """``value`` when it is in range (and whole where it must be), else ``UsageError``.

@@ -112,7 +112,7 @@ def test_an_unknown_unit_is_refused_and_the_unit_kept() -> None:
 def test_watch_text_in_decimal() -> None:
     line = watch_text.human_line(a_sample(a_gpu()))
     assert "mem  4.3/17.2GB swap 0.0/2.1GB" in line  # 4 of 16 GiB, 2 GiB of swap
-    assert "64.4/85.9GB  71°C" in line  # 60 of 80 GiB
+    assert "64.4/85.9GB  71 °C" in line  # 60 of 80 GiB
     assert "GiB" not in line
 
 

@@ -109,7 +109,7 @@ def test_human_line_is_one_line_of_columns() -> None:
     assert "\n" not in line
     assert "cpu  12% [ 10  15]    ?MHz load  0.50" in line  # room for 100 %, 4 digits, 10.00
     assert "mem  4.0/16.0GiB swap 0.0/2.0GiB" in line
-    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71°C 655/700W" in line  # under sim2's
+    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71 °C 655/700W" in line  # under sim2's
     assert "gpu1           LOST " in line
     assert "sim2 SIMULATED" in line
     assert line.endswith(" | sim2 SIMULATED (stale)")  # after the columns: it moves none
@@ -170,7 +170,7 @@ def test_human_line_summarises_many_cores() -> None:
         a_sample(),
         cpu=CpuSample(50.0, tuple(float(i) for i in range(64)), 3000.0, NOT_SUPPORTED, 1.0),
     )
-    assert "[cores 0-63%] 3000MHz load     ?" in watch_text.human_line(sample)
+    assert "[cores 0–63%] 3000MHz load     ?" in watch_text.human_line(sample)
 
 
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
@@ -293,8 +293,8 @@ def test_watch_to_a_pipe_without_columns_is_one_whole_line_per_tick(tmp_path: Pa
     [
         (["--interval", "0"], "must be between 0.1 and 60 seconds"),
         (["--interval", "soon"], "must be between 0.1 and 60 seconds, got 'soon'"),
-        (["--count", "0"], "must be at least 1"),
-        (["--count", "2.5"], "not a whole number"),
+        (["--count", "0"], "--count must be a whole number of at least 1, got '0'"),
+        (["--count", "2.5"], "--count must be a whole number of at least 1, got '2.5'"),
     ],
 )
 def test_bad_values_exit_2_with_one_line(args: list[str], message: str) -> None:

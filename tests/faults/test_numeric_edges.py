@@ -77,37 +77,37 @@ class Input:
 
     @property
     def id(self) -> str:
-        return self.flag.replace("argument ", "")
+        return self.flag
 
 
 def _cost(flag: str, span: str, outside: tuple[str, ...], inside: tuple[str, ...]) -> Input:
-    return Input(("guide", "--cost", f"{flag}="), f"argument {flag}", span, outside, inside)
+    return Input(("guide", "--cost", f"{flag}="), flag, span, outside, inside)
 
 
 def _set(key: str, span: str, outside: tuple[str, ...], inside: tuple[str, ...]) -> Input:
     argv = ("kitchen", "--scenario", "onions", f"--set={key}=")
-    return Input(argv, f"argument --set: {key} must be", span, outside, inside)
+    return Input(argv, f"--set: {key} must be", span, outside, inside)
 
 
 _NANO = "0.000000001 and "
 INPUTS = [
     Input(
         ("guide", "--fit="),
-        "argument --fit",
+        "--fit",
         "between 1K and 100T",
         ("0", "-0", "999", "100.001T", "1e-320", "٣B"),
         ("1000", "1k", "100T", "1e14", "llama-3.1-405b"),
     ),
     Input(
         ("guide", "--fit", "8B", "--context="),
-        "argument --context",
+        "--context",
         "between 0 and 10,000,000 tokens",
         ("10000001", "1.5", "1e-320", "²"),
         ("0", "-0", "10000000", "1e7", "1_000"),
     ),
     Input(
         ("guide", "--fit", "8B", "--batch="),
-        "argument --batch",
+        "--batch",
         "between 1 and 100,000 sequences",
         ("0", "100001", "2.5"),
         ("1", "100000", " 7 "),

@@ -60,12 +60,15 @@ def test_export_on_all_interfaces_warns_that_it_is_unauthenticated() -> None:
     [
         (("export", "--listen", "nowhere"), "expected HOST:PORT"),
         (("export", "--listen", "127.0.0.1:70000"), "0 to 65535"),
-        (("export", "--interval", "0"), "refresh interval"),
+        (("export", "--interval", "0"), "--interval must be between 0.1 and 60 seconds"),
         (("fleet",), "no Prometheus server"),
         (("fleet", "--prometheus", "prom:9090"), "not an http"),
         (("fleet", "--prometheus", "http://u:p@prom:9090"), "no credentials"),
         (("fleet", "--prometheus", "http://127.0.0.1:1", "--match", "bad"), "not a label matcher"),
-        (("fleet", "--prometheus", "http://127.0.0.1:1", "--idle-minutes", "0"), "idle window"),
+        (
+            ("fleet", "--prometheus", "http://127.0.0.1:1", "--idle-minutes", "0"),
+            "--idle-minutes must be between",
+        ),
         (("fleet", "--prometheus", "https://127.0.0.1:1", "--ca-file", "/none"), "no such file"),
     ],
 )

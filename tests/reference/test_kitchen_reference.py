@@ -120,7 +120,7 @@ def test_real_ratio_one_core_and_whole_server_cpu_by_hand() -> None:
     assert gpu_flops / all_base == Fraction(363, 40)  # 9.075
     comparison = SCENARIOS["onions"].comparison
     assert comparison == (
-        "Real FP32 peaks: H100 = 565× one EPYC 9654 core, only 5.9-9.1× all 96 cores"
+        "Real FP32 peaks: H100 = 565× one EPYC 9654 core, only 5.9–9.1× all 96 cores"
     )
     onions = SCENARIOS["onions"]
     assert comparison in render_text(build_report(onions, onions.params))

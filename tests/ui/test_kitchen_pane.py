@@ -10,7 +10,7 @@ from textual.widgets import Digits, Static
 
 from gpu_tui.core.kitchen.scenarios import SCENARIOS
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
-from gpu_tui.ui.kitchen.knobs import KNOBS, step
+from gpu_tui.ui.kitchen.knobs import KNOBS, at_limit, knobs_for, step
 from gpu_tui.ui.kitchen.playback import Playback, make_schedule
 from gpu_tui.ui.kitchen.squad_grid import plan_layout
 from gpu_tui.ui.kitchen_pane import AUTOPLAY_HOLD, KitchenPane
@@ -72,7 +72,7 @@ async def test_onions_play_to_a_1000x_result(
         assert result.startswith(" BRIGADE 1,000× FASTER   the brigade = 1 GPU, the chef = 1 CPU")
         assert "chef 20,000 s (5.56 h) · brigade 20 s" in result
         # the headline is one core against a GPU: the whole server CPU is named beside it
-        assert "Real FP32 peaks: H100 = 565× one EPYC 9654 core, only 5.9-9.1× all 96" in result
+        assert "Real FP32 peaks: H100 = 565× one EPYC 9654 core, only 5.9–9.1× all 96" in result
         # both clocks in one unit, written beside each: 20,000 against 20.0 seconds
         assert digits(app, "#brigade-clock") == "20.0"
         assert digits(app, "#chef-clock") == "20,000"
@@ -170,7 +170,7 @@ async def test_a_knob_at_its_limit_says_so_and_the_race_plays_on(
         await pilot.pause()
         assert pane.params.cooks == 10_000_000
         assert pane.playback.t == t
-        assert "cooks is at its maximum (1 to 10,000,000)" in toasts(app)
+        assert toasts(app)[-1].startswith("cooks is at its maximum (1 to 10,000,000): ")
         await pilot.press(*["down"] * 3, *["left"] * 7)  # launch 5 s → 0 s, then once more
         await pilot.pause()
         assert pane.params.launch_seconds == 0
@@ -285,3 +285,17 @@ def test_squad_layout_fits_the_area() -> None:
     many = plan_layout(46, 6, 32, 32)
     assert many.kitchens < 32
     assert "more kitchens" in many.note
+
+
+def test_a_knob_that_stops_short_of_the_model_says_why_and_where_the_rest_is() -> None:
+    knobs = {knob.key: knob for knob in knobs_for(SCENARIOS["onions"])}
+    assert at_limit(knobs["tasks"], Fraction(10**9), up=True) == (
+        "onions is at its maximum (1 to 1,000,000,000): the pane stops here so its size plot "
+        "(up to 100× the recipe) stays in range; gpu-tui kitchen --set tasks=N takes a whole "
+        "number between 1 and 1,000,000,000,000"
+    )
+    # An end the model shares needs no excuse.
+    assert (
+        at_limit(knobs["tasks"], Fraction(1), up=False)
+        == "onions is at its minimum (1 to 1,000,000,000)"
+    )

@@ -150,7 +150,7 @@ def build_plan(
         raise UsageError(f"no suite named {suite!r} (choose from: {', '.join(SUITES)})")
     budget = DEFAULT_BUDGET_SECONDS[suite] if budget_seconds is None else budget_seconds
     if not 0.001 <= budget <= 600:
-        raise UsageError(f"--budget must be between 0.001 and 600 seconds, got {budget:g}")
+        raise UsageError(f"--budget must be between 0.001 and 600 seconds, got '{budget:g}'")
     chosen = check_names(list(only)) if only else list(NAMES)
     specs = []
     for name in NAMES:

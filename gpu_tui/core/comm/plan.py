@@ -64,12 +64,12 @@ def check_endpoint(text: str) -> str:
 def check_launch(launch: Launch, device: str, *, ranks: bool = True) -> Launch:
     """``ranks`` False: only the copies run (one process, no torchrun), the rank count is moot."""
     if launch.nnodes < 1:
-        raise UsageError(f"--nnodes must be at least 1, got {launch.nnodes}")
+        raise UsageError(f"--nnodes must be at least 1, got '{launch.nnodes}'")
     least = 2 if launch.single_node else 1
     if ranks and launch.nproc < least:
         raise UsageError(
             f"--nproc must be at least {least} on a single node (a collective needs two ranks), "
-            f"got {launch.nproc}"
+            f"got '{launch.nproc}'"
         )
     if launch.nproc > 512:
         raise UsageError(f"--nproc {launch.nproc} is more ranks than one node can hold")
@@ -77,7 +77,9 @@ def check_launch(launch: Launch, device: str, *, ranks: bool = True) -> Launch:
         if launch.rdzv_endpoint is None:
             raise UsageError("--nnodes above 1 needs --rdzv-endpoint HOST:PORT (as torchrun does)")
         if launch.node_rank is not None and not 0 <= launch.node_rank < launch.nnodes:
-            raise UsageError(f"--node-rank must be from 0 to {launch.nnodes - 1}")
+            raise UsageError(
+                f"--node-rank must be between 0 and {launch.nnodes - 1}, got '{launch.node_rank}'"
+            )
     if launch.rdzv_endpoint is not None:
         check_endpoint(launch.rdzv_endpoint)
     if device not in ("cpu", "cuda"):
@@ -89,7 +91,7 @@ def default_sizes(device: str, max_bytes: int | None = None) -> list[int]:
     sizes = CPU_SIZES if device == "cpu" else GPU_SIZES
     if max_bytes is not None:
         if max_bytes < 8:
-            raise UsageError(f"--max-bytes must be at least 8, got {max_bytes}")
+            raise UsageError(f"--max-bytes must be at least 8, got '{max_bytes}'")
         sizes = [s for s in sizes if s <= max_bytes] or [max_bytes]
     return list(sizes)
 
@@ -125,7 +127,7 @@ def build_comm_plan(
             )
     budget = DEFAULT_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     if not 0.001 <= budget <= 600:
-        raise UsageError(f"--budget must be between 0.001 and 600 seconds, got {budget:g}")
+        raise UsageError(f"--budget must be between 0.001 and 600 seconds, got '{budget:g}'")
     if not 1 <= timeout_seconds <= 86400:
         raise UsageError(f"--rank-timeout must be 1 to 86400 seconds, got {timeout_seconds:g}")
     points = sizes or default_sizes(device)

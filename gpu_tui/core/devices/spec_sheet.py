@@ -254,9 +254,11 @@ def backend_section(status: BackendStatus) -> SpecSection:
 SEPARATOR = " · "
 
 
-def wrap_value(value: str, width: int) -> list[str]:
+def wrap_value(value: str, width: int, *, split_words: bool = True) -> list[str]:
     """``value`` in lines of at most ``width``, broken after a `` · `` where it has them (so
-    "L2 4.0 MiB" stays together), else between words; a word longer than a line is split."""
+    "L2 4.0 MiB" stays together), else between words; a word longer than a line is split, or
+    with ``split_words=False`` (text that may run past the edge) kept whole on a line of its
+    own, so a URL or a UUID is never cut."""
     width = max(width, 1)
     lines: list[str] = []
     line = ""
@@ -277,13 +279,34 @@ def wrap_value(value: str, width: int) -> list[str]:
                 continue
             if line:
                 lines.append(line)
-            while len(word) > width:
+            while split_words and len(word) > width:
                 lines.append(word[:width])
                 word = word[width:]
             line = word
     if line or not lines:
         lines.append(line)
     return lines
+
+
+IDENTITY_KEYS = frozenset({"gpu.identity"})
+"""Rows that tell one GPU of a model from another (PCI bus id, UUID, VBIOS): two GPUs that
+differ only in these are the same hardware in another slot."""
+
+
+def identity_differences(first: SpecSection, other: SpecSection) -> tuple[SpecRow, ...] | None:
+    """The rows of GPU section ``other`` that differ from ``first``'s, when they are all identity
+    rows and every other row reads the same; None when the two GPUs differ in more than where
+    they sit (another model, another clock, another power limit, a lost GPU)."""
+    if first.problem or other.problem or len(first.rows) != len(other.rows):
+        return None
+    differences = []
+    for mine, theirs in zip(first.rows, other.rows, strict=True):
+        if mine == theirs:
+            continue
+        if mine.key != theirs.key or mine.label != theirs.label or mine.key not in IDENTITY_KEYS:
+            return None
+        differences.append(theirs)
+    return tuple(differences)
 
 
 def spec_sheet(inventory: Inventory) -> tuple[SpecSection, ...]:

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from gpu_tui.core.errors import UsageError
-from gpu_tui.core.fleet import queries
+from gpu_tui.core.fleet import IDLE_MINUTES, queries
 from gpu_tui.core.fleet.history import DEFAULT_POINTS, NodeHistory, read_history
 from gpu_tui.core.fleet.model import (
     IDLE_MAX_UTIL,
@@ -34,19 +33,11 @@ T = TypeVar("T")
 
 PARALLEL_QUERIES = 4
 """Queries in flight at once: the server evaluates them in parallel; more only queue there."""
-MIN_IDLE_MINUTES = 0.1
-"""6 s: a window of a few scrapes, for a demo or a test (a GPU is flagged only once its
-readings cover the whole window, so a short one is never flagged early)."""
-MAX_IDLE_MINUTES = 24 * 60
 
 
 def idle_window(minutes: float) -> str:
     """``--idle-minutes`` as a PromQL duration (6 seconds to a day)."""
-    if not MIN_IDLE_MINUTES <= minutes <= MAX_IDLE_MINUTES:
-        raise UsageError(
-            f"the idle window must be {MIN_IDLE_MINUTES:g} to {MAX_IDLE_MINUTES:,} minutes, "
-            f"got {minutes:g}"
-        )
+    IDLE_MINUTES.check(minutes)
     return f"{round(minutes * 60)}s"
 
 

@@ -173,7 +173,7 @@ def onions_comparison() -> str:
     gpu, cpu = figures.H100_SXM, figures.EPYC_9654
     return (
         f"Real FP32 peaks: {gpu.name.split()[0]} = {_times(one)} one {cpu.name} core, only "
-        f"{float(boost):.2g}-{_times(base)} all {cpu.cores} cores"
+        f"{float(boost):.2g}–{_times(base)} all {cpu.cores} cores"
     )
 
 

@@ -89,10 +89,10 @@ def render_text(report: dict[str, object]) -> str:
     noun = scenario.noun if scenario is not None else "tasks"  # the TUI's word: "onions"
     rows: list[tuple[str, str, str]] = []
     for key, value in params.items():
-        if key == "tasks":  # the key stays what --set takes; the count is in the scenario's word
-            rows.append(
-                (key, f"{format_precise(float(value))} {noun}", f"{noun} in the recipe (w)")
-            )
+        if key == "tasks":
+            # The name --set takes, and the scenario's word for them, which the pane's knob uses.
+            name = key if noun == key else f"{key} ({noun})"
+            rows.append((name, _count(scenario, value), f"{noun} in the recipe (w)"))
         elif key != "phases":
             rows.append((key, _value(key, value), SPECS[key].meaning))
     phases = params.get("phases")
@@ -115,7 +115,7 @@ def render_text(report: dict[str, object]) -> str:
     ]
     if "crossover_tasks" in report:
         w = report["crossover_tasks"]
-        text = f"{format_precise(float(w))} {noun}" if isinstance(w, int) else "none"
+        text = _count(scenario, w) if isinstance(w, int) else "none"
         results.append(("crossover", text, "brigade wins from here (one wave)"))
     if "hybrid_seconds" in report:
         results.append(
@@ -135,7 +135,7 @@ def render_text(report: dict[str, object]) -> str:
                     f"{format_times(point['speedup'])} vs one kitchen{mark}",
                 )
             )
-    lines = [f"Kitchen: {report['scenario']} - {report['title']}", f"  {report['caption']}"]
+    lines = [f"Kitchen: {report['scenario']} · {report['title']}", f"  {report['caption']}"]
     if report.get("comparison"):
         lines.append(f"  {report['comparison']}")
     if scenario is not None and scenario.try_it is not None:
@@ -156,6 +156,13 @@ def render_text(report: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def _count(scenario: Scenario | None, tasks: object) -> str:
+    """A count of tasks in the scenario's word, singular for one: "1 onion", "8 onions"."""
+    if scenario is not None and isinstance(tasks, int):
+        return scenario.counted(tasks)
+    return _value("tasks", tasks)
+
+
 def _gpus(params: dict[str, object]) -> str:
     kitchens = params.get("kitchens", 1)
     return f"{kitchens} GPUs" if isinstance(kitchens, int) and kitchens > 1 else "1 GPU"
@@ -169,7 +176,7 @@ def _phase_rows(phases: list[dict[str, object]]) -> list[tuple[str, str, str]]:
         j = i
         while j + 1 < len(phases) and phases[j + 1] == phases[i]:
             j += 1
-        name = f"phase {i + 1}" if i == j else f"phases {i + 1}-{j + 1}"
+        name = f"phase {i + 1}" if i == j else f"phases {i + 1}–{j + 1}"
         text = ", ".join(_value(k, v) for k, v in phases[i].items())
         rows.append((name, text, "each" if i != j else ""))
         i = j + 1

@@ -22,6 +22,8 @@ class Knob:
     minimum: Fraction = Fraction(1)
     maximum: Fraction = Fraction(10**9)
     zero: bool = False  # may step down to 0 below the minimum
+    why_narrower: str = ""
+    """Why the knob stops short of the model's range, for the message at its end."""
 
 
 def _knob(
@@ -32,6 +34,7 @@ def _knob(
     doubling: bool = False,
     minimum: Fraction | None = None,
     maximum: Fraction | None = None,
+    why: str = "",
 ) -> Knob:
     """A knob whose range is the model's own (``SPECS``), narrowed where the pane needs it.
 
@@ -40,7 +43,7 @@ def _knob(
     spec = SPECS[key]
     low = spec.low if minimum is None else max(spec.low, minimum)
     high = spec.high if maximum is None else min(spec.high, maximum)
-    return Knob(key, label, unit, doubling, low, high, spec.zero)
+    return Knob(key, label, unit, doubling, low, high, spec.zero, why)
 
 
 # The order the knobs appear in; the animation stays cheap within these limits (the frame cost
@@ -48,20 +51,45 @@ def _knob(
 # Tasks stop at a billion because the size plot draws up to 100 × the recipe, and that must
 # stay inside the model's range too. The small steps stop at 0.1 (0.01 for latency) because a
 # talk has no time for forty key presses down to a nanosecond.
+_SMOOTH = "to keep the animation smooth"
+_FEW_KEYS = "so a few key presses cover it"
+_PLOT = "so its size plot (up to 100× the recipe) stays in range"
 KNOBS = (
-    _knob("cooks", "cooks", "", maximum=Fraction(10**7)),
-    _knob("tasks", "tasks", "", maximum=Fraction(10**9)),
-    _knob("slowdown", "slowdown", "×", minimum=Fraction(1), maximum=Fraction(1000)),
-    _knob("launch_seconds", "launch", " s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
-    _knob("pantry_rate", "pantry", "/s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
-    _knob("kitchens", "kitchens", "", doubling=True, maximum=Fraction(64)),
-    _knob("hallway_rate", "hallway", "/s", minimum=Fraction(1, 10), maximum=Fraction(10**9)),
+    _knob("cooks", "cooks", "", maximum=Fraction(10**7), why=_SMOOTH),
+    _knob("tasks", "tasks", "", maximum=Fraction(10**9), why=_PLOT),
+    _knob("slowdown", "slowdown", "×", minimum=Fraction(1), maximum=Fraction(1000), why=_FEW_KEYS),
+    _knob(
+        "launch_seconds",
+        "launch",
+        " s",
+        minimum=Fraction(1, 10),
+        maximum=Fraction(10**9),
+        why=_FEW_KEYS,
+    ),
+    _knob(
+        "pantry_rate",
+        "pantry",
+        "/s",
+        minimum=Fraction(1, 10),
+        maximum=Fraction(10**9),
+        why=_FEW_KEYS,
+    ),
+    _knob("kitchens", "kitchens", "", doubling=True, maximum=Fraction(64), why=_SMOOTH),
+    _knob(
+        "hallway_rate",
+        "hallway",
+        "/s",
+        minimum=Fraction(1, 10),
+        maximum=Fraction(10**9),
+        why=_FEW_KEYS,
+    ),
     _knob(
         "hallway_latency_seconds",
         "hallway latency",
         " s",
         minimum=Fraction(1, 100),
         maximum=Fraction(10**9),
+        why=_FEW_KEYS,
     ),
 )
 
@@ -119,7 +147,17 @@ def at_limit(knob: Knob, value: Fraction, up: bool) -> str | None:
     lowest = Fraction(0) if knob.zero else knob.minimum
     # Written out in full (10,000,000, not 1e+07): this line is about the exact limit.
     span = f"{format_exact(lowest)}{knob.unit} to {format_exact(knob.maximum)}{knob.unit}"
-    return f"{knob.label} is at its {'maximum' if up else 'minimum'} ({span})"
+    said = f"{knob.label} is at its {'maximum' if up else 'minimum'} ({span})"
+    spec = SPECS[knob.key]
+    narrower = knob.maximum < spec.high if up else not knob.zero and knob.minimum > spec.low
+    if not narrower:
+        return said
+    # The command line takes the model's whole range, and says it in its error: say why the
+    # pane stops short, so the two never seem to disagree.
+    return (
+        f"{said}: the pane stops here {knob.why_narrower}; "
+        f"gpu-tui kitchen --set {knob.key}=N takes {spec.describe()}"
+    )
 
 
 def try_hint(

@@ -72,7 +72,10 @@ def test_a_corrupt_baseline_is_refused_before_anything_runs(
     baseline.write_text('{"schema_version": 1, "results": "oops"}')
     assert main(["bench", "--baseline", str(baseline)]) == 2
     err = capsys.readouterr().err
-    assert err == f"gpu-tui bench: error: {baseline}: results: expected a list, got text\n"
+    assert err == (
+        f"gpu-tui bench: error: {baseline}: results: expected a list, got text "
+        "(try 'gpu-tui bench --help')\n"
+    )
 
 
 def test_ctrl_c_mid_run_keeps_completed_results_and_exits_130(

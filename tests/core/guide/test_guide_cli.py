@@ -299,24 +299,24 @@ def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--fit", "8X"], "model size must be"),
-        (["--fit", "8B", "--context", "-5"], "context must be a whole number between"),
-        (["--fit", "8B", "--batch", "0"], "batch must be a whole number between"),
+        (["--fit", "8X"], "--fit: model size must be"),
+        (["--fit", "8B", "--context", "-5"], "--context must be a whole number between"),
+        (["--fit", "8B", "--batch", "0"], "--batch must be a whole number between"),
         (["--fit", "8B", "--dtype", "fp64"], "invalid choice"),
         (["--fit", "8B", "--cloud-price", "3"], "--cloud-price does not apply to --fit"),
         (["--fit", "8B", "--maintenance", "0.2"], "--maintenance does not apply to --fit"),
         (["--cost", "--context", "5"], "--context does not apply to --cost"),
         (["--fit", "8B", "--utilisation", "0.5"], "--utilisation does not apply to --fit"),
         (["--fit", "8B", "--utilization", "0.5"], "--utilisation does not apply to --fit"),
-        (["--cost", "--utilisation", "150"], "utilisation must be"),
-        (["--cost", "--utilization", "150"], "utilisation must be"),
-        (["--cost", "--utilization", "abc"], "utilisation must be between 0.1% and 100%"),
-        (["--cost", "--pue", "0.5"], "pue must be between"),
-        (["--cost", "--cloud-price", "nan"], "cloud price must be"),
+        (["--cost", "--utilisation", "150"], "--utilisation must be"),
+        (["--cost", "--utilization", "150"], "--utilisation must be"),
+        (["--cost", "--utilization", "abc"], "--utilisation must be between 0.1% and 100%"),
+        (["--cost", "--pue", "0.5"], "--pue must be between"),
+        (["--cost", "--cloud-price", "nan"], "--cloud-price must be"),
         (["--cost", "--price-date", "2026-01-01"], "--price-date needs --cloud-price"),
         (["--cost", "--measured-source", "x"], "--measured-source needs --measured-tflops"),
-        (["--cost", "--measured-tflops", "-1"], "measured TFLOP/s must be between"),
-        (["--cost", "--gpus-per-node", "0"], "gpus_per_node must be a whole number between"),
+        (["--cost", "--measured-tflops", "-1"], "--measured-tflops must be between"),
+        (["--cost", "--gpus-per-node", "0"], "--gpus-per-node must be a whole number between"),
         ([], "one of the arguments --fit --cost is required"),
         (["--fit", "8B", "--cost"], "not allowed with argument"),
     ],
@@ -341,7 +341,7 @@ def test_the_installed_entry_point_exits_2_on_bad_input() -> None:
     )
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("gpu-tui guide: error: argument --fit: model size must be")
+    assert result.stderr.startswith("gpu-tui guide: error: --fit: model size must be")
     assert result.stderr.count("\n") == 1
 
 

@@ -103,6 +103,23 @@ def test_human_output_is_an_aligned_table(capsys: pytest.CaptureFixture[str]) ->
     assert "2,000 units/s" in out
 
 
+def test_one_task_is_counted_in_the_singular_under_both_its_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["kitchen", "--scenario", "onions", "--set", "tasks=1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Kitchen: onions · 1 onion\n")
+    (row,) = [line for line in out.splitlines() if line.startswith("  tasks")]
+    assert row.startswith("  tasks (onions)  ")  # as --set names it, and as the pane does
+    assert row.endswith(" 1 onion  onions in the recipe (w)")
+    assert "1 onions" not in out
+
+
+def test_a_recipe_of_equal_phases_names_them_as_a_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kitchen", "--scenario", "complex-recipe"]) == 0
+    assert "  phases 2–31 " in capsys.readouterr().out
+
+
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["kitchen", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -116,7 +133,7 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--scenario", "onions", "--set", "cooks=0"], "argument --set: cooks must be a whole"),
+        (["--scenario", "onions", "--set", "cooks=0"], "--set: cooks must be a whole"),
         (["--scenario", "onions", "--set", "cooks=many"], "cooks must be a whole number between"),
         (["--scenario", "onions", "--set", "launch_seconds=-2"], "launch_seconds must be 0 or"),
         (["--scenario", "onions", "--set", "spice=3"], "unknown parameter 'spice'"),
