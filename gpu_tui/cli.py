@@ -12,7 +12,7 @@ from gpu_tui import __version__
 from gpu_tui.commands import error_lines
 from gpu_tui.commands.options import prometheus_url, refresh_seconds
 from gpu_tui.core import ending
-from gpu_tui.core.errors import RunError, UsageError
+from gpu_tui.core.errors import InputError, RunError, UsageError
 from gpu_tui.ui.pane_registry import pane_names
 
 EXIT_OK = 0
@@ -199,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
             show_units(args)
         return int(args.run(args))
     except UsageError as error:
-        error_lines.say_usage_error(str(error), command)
+        error_lines.say_usage_error(
+            str(error), command, with_help=not isinstance(error, InputError)
+        )
         return EXIT_USAGE
     except RunError as error:
         error_lines.say_error(str(error), command)

@@ -152,9 +152,11 @@ def test_every_command_refuses_bad_input_in_one_form(
     assert (refused.value.code, out) == (2, "")
     (line,) = err.splitlines()
     assert line.startswith(form)
-    # Where to read the usage, whoever refused it: argparse or the command.
+    # Where to read the usage, whoever refused it: argparse or the command; not for a file
+    # that cannot be read, which no flag fixes.
     command = argv[0] if argv[0] in COMMAND_NAMES else None
-    assert line.endswith(f" (try '{error_lines.who(command)} --help')")
+    pointer = f" (try '{error_lines.who(command)} --help')"
+    assert line.endswith(pointer) != ("/nonexistent" in line)
     assert "argument --" not in line  # the flag as typed leads: "--pue must be …"
     assert "must be" not in line or "between" in line or "at least" in line
 

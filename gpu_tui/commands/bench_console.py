@@ -15,7 +15,7 @@ from gpu_tui.core.bench import messages
 from gpu_tui.core.bench.run_log import RunHooks, RunLog
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.store import RunOutput
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.errors import InputError, UsageError
 
 EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 COMMAND = "bench"
@@ -140,7 +140,9 @@ def run_to_the_end(
     if fatal and fatal["kind"] in messages.REFUSED_KINDS:
         for output in outputs:
             output.close()
-        raise UsageError(fatal["message"])
+        # A port in use at the start is fixed outside gpu-tui; a device or plan, with a flag.
+        problem = InputError if fatal["kind"] == "start" else UsageError
+        raise problem(fatal["message"])
     return finished, stopper
 
 

@@ -41,8 +41,11 @@ def flag_message(message: str) -> str:
     return f"{flag} {rest}" if rest.startswith("must ") else f"{flag}: {rest}"
 
 
-def say_usage_error(message: str, command: str | None = None) -> bool:
-    return ending.say(sys.stderr, usage_line(message, command))
+def say_usage_error(message: str, command: str | None = None, *, with_help: bool = True) -> bool:
+    """Write the line for bad usage or input; ``with_help`` False leaves out the pointer to
+    ``--help`` where the fix is not a flag (a file, a port)."""
+    line = usage_line(message, command) if with_help else error_line(message, command)
+    return ending.say(sys.stderr, line)
 
 
 def warning_line(message: str, command: str | None = None) -> str:

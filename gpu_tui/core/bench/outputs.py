@@ -7,7 +7,7 @@
   ``/dev/fd/63``), a device such as ``/dev/stdout`` — is opened once and written once, when the
   run ends. It is never replaced by a file.
 * What can be known before a run is checked before it (:meth:`Destination.open` raises
-  :class:`UsageError`): a folder that does not exist or cannot be written, a directory given as
+  :class:`InputError`): a folder that does not exist or cannot be written, a directory given as
   the file. An hour of measuring is never lost to a typo.
 * What goes wrong during a run (a full disk, a reader that went away) is returned as one line,
   never raised: the run goes on, and its results still reach every destination that works.
@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.errors import InputError
 
 
 def _umask() -> int:
@@ -79,13 +79,13 @@ def _open_stream(path: Path, waiting: Callable[[str], None] | None) -> int:
         descriptor = os.open(path, flags | os.O_NONBLOCK)
     except OSError as error:
         if error.errno != errno.ENXIO:  # ENXIO: a FIFO nobody reads yet
-            raise UsageError(f"cannot write {path}: {_why(error)}") from None
+            raise InputError(f"cannot write {path}: {_why(error)}") from None
         if waiting is not None:
             waiting(f"waiting for a reader of {path} (a FIFO)")
         try:
             descriptor = os.open(path, flags)
         except OSError as late:
-            raise UsageError(f"cannot write {path}: {_why(late)}") from None
+            raise InputError(f"cannot write {path}: {_why(late)}") from None
     os.set_blocking(descriptor, True)
     return descriptor
 
@@ -106,28 +106,28 @@ class Destination:
     @classmethod
     def open(cls, path: Path, *, waiting: Callable[[str], None] | None = None) -> Destination:
         """Check ``path`` can be written (and open it if it is not a regular file); one-line
-        UsageError otherwise."""
+        InputError otherwise."""
         try:
             status: os.stat_result | None = os.stat(path)  # follows symlinks
         except FileNotFoundError:
             status = None  # a new file, or a symlink to one still to be made
         except OSError as error:
-            raise UsageError(f"cannot write {path}: {_why(error)}") from None
+            raise InputError(f"cannot write {path}: {_why(error)}") from None
         if status is not None and stat.S_ISDIR(status.st_mode):
-            raise UsageError(f"{path} is a directory; give a file name")
+            raise InputError(f"{path} is a directory; give a file name")
         if status is not None and not stat.S_ISREG(status.st_mode):
             return cls(path, path, _open_stream(path, waiting), in_place=False)
         target = Path(os.path.realpath(path))
         folder = target.parent
         if not folder.is_dir():
-            raise UsageError(f"cannot write {path}: the folder {folder} does not exist")
+            raise InputError(f"cannot write {path}: the folder {folder} does not exist")
         refused = _creatable_in(folder)
         if refused is None:
             return cls(path, target, None, in_place=False)
         if status is not None and os.access(target, os.W_OK):
             # The folder is closed but the file is writable: rewrite it in place, like `>`.
             return cls(path, target, None, in_place=True)
-        raise UsageError(f"cannot write {path}: {refused} (in {folder})")
+        raise InputError(f"cannot write {path}: {refused} (in {folder})")
 
     def write(self, text: str, *, final: bool) -> str | None:
         """Write the whole document; a stream only when ``final``. Returns what went wrong,

@@ -13,7 +13,7 @@ from gpu_tui.core.bench.outputs import Destination
 from gpu_tui.core.bench.results import BenchResult, to_csv
 from gpu_tui.core.bench.schema import SchemaError, printable, read_json
 from gpu_tui.core.data_dir import data_dir
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.errors import InputError, UsageError
 
 
 def results_dir() -> Path:
@@ -79,11 +79,11 @@ def list_runs() -> list[Path]:
 
 def load(path: Path) -> RunDocument:
     """A saved run or a baseline, checked against the schema before anything uses it: any
-    problem is a UsageError of one line naming the file and the first problem (exit 2)."""
+    problem is an InputError of one line naming the file and the first problem (exit 2)."""
     try:
         return RunDocument.from_dict(read_json(path))
     except SchemaError as error:
-        raise UsageError(f"{printable(str(path))}: {error}") from None
+        raise InputError(f"{printable(str(path))}: {error}") from None
 
 
 @dataclass(frozen=True)

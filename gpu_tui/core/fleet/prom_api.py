@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gpu_tui.core.errors import UsageError
+from gpu_tui.core.errors import InputError, UsageError
 from gpu_tui.core.fleet.url import PASSWORD_ENV, TOKEN_ENV, USER_ENV, check_url
 
 TOKEN_FILE_ENV = "GPU_TUI_PROMETHEUS_TOKEN_FILE"
@@ -95,7 +95,7 @@ def _secret(env: Mapping[str, str], name: str, file_name: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{file_name}: cannot read {path}: {error}") from None
+        raise InputError(f"{file_name}: cannot read {path}: {error}") from None
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -131,7 +131,7 @@ class PrometheusApi:
         try:
             context = ssl.create_default_context(cafile=self.ca_file)
         except (OSError, ssl.SSLError) as error:
-            raise UsageError(f"--ca-file: cannot load {self.ca_file}: {error}") from None
+            raise InputError(f"--ca-file: cannot load {self.ca_file}: {error}") from None
         if self.insecure:
             context.check_hostname = False
             context.verify_mode = ssl.CERT_NONE

@@ -73,8 +73,8 @@ def test_a_corrupt_baseline_is_refused_before_anything_runs(
     assert main(["bench", "--baseline", str(baseline)]) == 2
     err = capsys.readouterr().err
     assert err == (
-        f"gpu-tui bench: error: {baseline}: results: expected a list, got text "
-        "(try 'gpu-tui bench --help')\n"
+        # the file is what to fix, not a flag: no pointer to --help
+        f"gpu-tui bench: error: {baseline}: results: expected a list, got text\n"
     )
 
 
