@@ -15,6 +15,7 @@ from textual_plotext.plot import Plot
 
 from gpu_tui.core.units import format_binary_count, format_byte_tick
 from gpu_tui.ui.bench.plot_spec import PlotSpec
+from gpu_tui.ui.widgets.axis_ticks import linear_ticks
 
 MIN_REDRAW_SECONDS = 0.4
 """Results can arrive many times a second; the plot follows at most ~2.5 times a second."""
@@ -124,7 +125,7 @@ class BenchPlot(PlotextPlot, can_focus=True):
         if len(set(xs)) > 1 and not spec.xlog:  # plotext 5.3 fails on xlim with a log axis
             plt.xlim(min(xs), max(xs))
         ys = [y for s in spec.series for y in s.ys if y > 0] + [y for y, _ in spec.hlines if y > 0]
-        ticks = _log_ticks(ys) if spec.ylog else _linear_ticks(ys)
+        ticks = _log_ticks(ys) if spec.ylog else linear_ticks(max(ys, default=0))
         if ticks:
             plt.yticks(ticks, [f"{t:g}" for t in ticks])
         plt.xlabel(spec.xlabel)
@@ -144,14 +145,3 @@ def _log_ticks(ys: list[float]) -> list[float]:
         if len(ticks) >= 2:
             return ticks
     return []  # a range too narrow for round numbers: plotext's own ticks
-
-
-def _linear_ticks(ys: list[float]) -> list[float]:
-    """Round numbers from 0: 0, 50, 100 … rather than plotext's 63.5, 124.1 …"""
-    if not ys:
-        return []
-    top = max(ys)
-    raw = top / 4
-    step = 10 ** math.floor(math.log10(raw))
-    step *= next(f for f in (1, 2, 2.5, 5, 10) if raw <= f * step)
-    return [i * step for i in range(int(top // step) + 2)]

@@ -16,8 +16,15 @@ from textual.widgets import Static
 from textual_plotext.plot import Plot
 
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.ui.kitchen.plot_data import kitchen_curves, law_curves, log_ticks, size_curves
+from gpu_tui.ui.kitchen.plot_data import (
+    kitchen_curves,
+    law_curves,
+    log_ticks,
+    size_curves,
+    spanning_log_ticks,
+)
 from gpu_tui.ui.kitchen.replot_plot import ReplotPlot
+from gpu_tui.ui.widgets.axis_ticks import linear_ticks
 
 RGB = tuple[int, int, int]
 SIDE_BY_SIDE = 120  # columns from which the three plots fit beside each other (40 each)
@@ -88,7 +95,13 @@ class KitchenPlots(Horizontal):
             plt.yscale("log")
             plt.xticks(*log_ticks(min(xs), max(xs), most=max(2, size.width // 6)))
             # a label every second row at most: the canvas is the height less 4 rows of axes
-            plt.yticks(*log_ticks(min(ys), max(ys), most=max(2, (size.height - 3) // 2)))
+            ticks, labels = spanning_log_ticks(
+                min(ys), max(ys), most=max(2, (size.height - 3) // 2)
+            )
+            plt.yticks(ticks, labels)
+            # the axis from the first label to the last (plotext's ylim fails on a log axis):
+            # two blank points there
+            plt.scatter([xs[0], xs[0]], [ticks[0], ticks[-1]], marker=" ")
 
         def draw_laws(plt: Plot, size: Size) -> None:
             log_axes(plt, size, laws.workers, laws.amdahl + laws.gustafson)
@@ -106,7 +119,11 @@ class KitchenPlots(Horizontal):
             plt.xlabel("tasks")
             plt.ylabel("model seconds")
 
-        def draw_kitchens(plt: Plot, _: Size) -> None:
+        def draw_kitchens(plt: Plot, room: Size) -> None:
+            # round speed-ups from 0, one label every second row at most (as on the log axes)
+            speedups = linear_ticks(max(scaling.speedup), most=max(2, (room.height - 3) // 2))
+            plt.yticks(speedups, [f"{s:g}" for s in speedups])
+            plt.ylim(0, speedups[-1])
             top = max(scaling.kitchens)
             step = max(1, top // 4)
             ticks = [1, *range(step, top + 1, step)]

@@ -31,6 +31,19 @@ def log_ticks(low: float, high: float, most: int | None = None) -> tuple[list[fl
     return ticks, [format_si_count(t) for t in ticks]
 
 
+def spanning_log_ticks(low: float, high: float, most: int) -> tuple[list[float], list[str]]:
+    """Powers of ten an equal number of decades apart, the first at or below ``low`` and the
+    last at or above ``high``, at most ``most`` of them: with the axis drawn from the first to
+    the last, the labels stand evenly spaced (an axis that ends between two labels puts them
+    one row apart here and two there)."""
+    first = math.floor(math.log10(max(low, 1e-12)))
+    last = math.ceil(math.log10(max(high, low, 1e-12)) - 1e-9)
+    gaps = max(1, min(last - first, max(2, most) - 1))
+    step = math.ceil((last - first) / gaps) if last > first else 1
+    ticks = [10.0**e for e in range(first, first + step * gaps + 1, step)]
+    return ticks, [format_si_count(t) for t in ticks]
+
+
 @dataclass(frozen=True)
 class LawCurves:
     serial: Fraction
