@@ -4,6 +4,7 @@ an equal number of decades apart and span the data."""
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_log_labels_are_equal_decades_apart_and_span_the_data(
     assert 2 <= len(ticks) <= max(2, most)
     assert ticks[0] <= low
     assert ticks[-1] >= high
-    gaps = {round(math.log10(b) - math.log10(a), 6) for a, b in zip(ticks, ticks[1:])}
+    gaps = {round(math.log10(b) - math.log10(a), 6) for a, b in pairwise(ticks)}
     assert len(gaps) == 1
     assert len(labels) == len(ticks)
 

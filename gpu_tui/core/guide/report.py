@@ -194,6 +194,26 @@ def fit_json(result: fit.FitResult) -> dict[str, Any]:
     }
 
 
+SHARE_SHOWN_UP_TO = 10.0
+"""Ten devices' worth: past it the share is a figure nobody reads (1,164,165.5 %); the count of
+devices needed says it."""
+
+
+def needed_text(devices: int | None) -> str:
+    """How many devices a model needs, with thousands separators; ``—`` where memory is unknown."""
+    return "—" if devices is None else f"{devices:,}"
+
+
+def share_text(fraction: float | None) -> str:
+    """The share of one device's memory the model takes: one decimal, so "100.2 %" shows why a
+    model just over one device's memory needs two; ``> 1,000 %`` past ten devices' worth."""
+    if fraction is None:
+        return "—"
+    if fraction > SHARE_SHOWN_UP_TO:
+        return f"> {format_percent(SHARE_SHOWN_UP_TO, 0)}"
+    return format_percent(fraction)
+
+
 def fit_lines(result: fit.FitResult) -> list[str]:
     """The fit as text: the arithmetic, one line per device, the sources, then this machine."""
     shape = result.shape.shape
@@ -212,23 +232,22 @@ def fit_lines(result: fit.FitResult) -> list[str]:
         f"  shape: {result.shape.how}",
         "",
         # Two lines a heading: on one, "memory needed of one decode" read as a phrase.
-        f"  {'device':<30} {'memory':>10} {'devices':>7} {'share':>9} {'decode ≤':>14}  src",
-        f"  {'':<30} {'each':>10} {'needed':>7} {'of one':>9} {'tok/s/seq':>14}",
+        f"  {'device':<30} {'memory':>10} {'devices':>8} {'share':>9} {'decode ≤':>10}  src",
+        f"  {'':<30} {'each':>10} {'needed':>8} {'of one':>9} {'tok/s/seq':>10}",
     ]
     sources: list[str] = []
     for p, count in fit.grouped(result.placements):
         if p.target.source not in sources:
             sources.append(p.target.source)
-        needed = "—" if p.devices_needed is None else str(p.devices_needed)
-        # One decimal, so "100.2 %" shows why a model just over one device's memory needs two.
-        share = "—" if p.fraction_of_one is None else format_percent(p.fraction_of_one)
+        needed = needed_text(p.devices_needed)
+        share = share_text(p.fraction_of_one)
         rate = p.decode_tokens_per_second_max
         decode = "—" if rate is None else f"{rate:,.1f}"
         mark = "*" if p.target.local else " "
         name = _short(counted(p.target.name, count), 30)
         lines.append(
-            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>7} {share:>9} "
-            f"{decode:>14}  [{sources.index(p.target.source) + 1}]"
+            f" {mark}{name:<30} {size(p.target.memory_bytes):>10} {needed:>8} {share:>9} "
+            f"{decode:>10}  [{sources.index(p.target.source) + 1}]"
         )
     lines += [
         "",

@@ -152,14 +152,7 @@ def reference_table(year: cost.GpuYear) -> RenderableType:
     names = ["$/GPU-h", "break-even", "seen"]
 
     def wide() -> Table:
-        table = Table(
-            title=REFERENCE_TITLE,
-            title_justify="left",
-            expand=True,
-            box=None,
-            padding=(0, 1),
-            title_style="bold",
-        )
+        table = _wide_table(REFERENCE_TITLE)
         table.add_column(names[0], justify="right", no_wrap=True)
         table.add_column(names[1], justify="right", no_wrap=True)
         table.add_column(names[2], no_wrap=True)
@@ -182,6 +175,20 @@ def reference_table(year: cost.GpuYear) -> RenderableType:
     return ByWidth(wide, narrow, WIDE)
 
 
+def _wide_table(title: str, caption: str | None = None) -> Table:
+    """A wide layout's table: the title left and bold, no box, a cell of space between columns."""
+    return Table(
+        title=title,
+        title_justify="left",
+        expand=True,
+        box=None,
+        padding=(0, 1),
+        title_style="bold",
+        caption=caption,
+        caption_justify="left",
+    )
+
+
 SNAPSHOT_TITLE = "Cloud list prices, $/GPU-hour, each with the day it was seen"
 
 
@@ -200,16 +207,7 @@ def snapshot_table() -> RenderableType:
     names = ["GPU", "$/h", "seen"]
 
     def wide() -> Table:
-        table = Table(
-            title=SNAPSHOT_TITLE,
-            title_justify="left",
-            expand=True,
-            box=None,
-            padding=(0, 1),
-            title_style="bold",
-            caption=SUMMARY,
-            caption_justify="left",
-        )
+        table = _wide_table(SNAPSHOT_TITLE, caption=SUMMARY)
         table.add_column(names[0], no_wrap=True)
         table.add_column("provider", ratio=1, overflow="fold")
         table.add_column(names[1], justify="right", no_wrap=True)

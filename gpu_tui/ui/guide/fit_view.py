@@ -18,7 +18,14 @@ from gpu_tui.core.devices.model import Inventory
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide import fit
 from gpu_tui.core.guide.lineup import counted, display_name
-from gpu_tui.core.guide.report import formula_sources, kv_formula, read_formula, size
+from gpu_tui.core.guide.report import (
+    formula_sources,
+    kv_formula,
+    needed_text,
+    read_formula,
+    share_text,
+    size,
+)
 from gpu_tui.core.guide.shapes import parse_params
 from gpu_tui.core.units import format_parameters, format_percent
 from gpu_tui.ui.guide import device_name
@@ -254,9 +261,9 @@ class FitView(Widget):
             width=width,
             console=console,
         )
-        need = "—" if p.devices_needed is None else str(p.devices_needed)
+        need = needed_text(p.devices_needed)
         need_style = f"bold {variables['text-success']}" if p.devices_needed == 1 else ""
-        share = "—" if p.fraction_of_one is None else format_percent(p.fraction_of_one)
+        share = share_text(p.fraction_of_one)
         rate = p.decode_tokens_per_second_max
         bandwidth = p.target.bandwidth_bytes_per_second
         return [
@@ -285,7 +292,8 @@ class FitView(Widget):
             basis = f" ({p.target.memory_basis})" if p.target.memory_basis else ""
             text.append(
                 f": {size(result.total_bytes)} is {format_percent(p.fraction_of_one or 0)} "
-                f"of one {size(p.target.memory_bytes)}{basis} → {p.devices_needed} needed"
+                f"of one {size(p.target.memory_bytes)}{basis} → "
+                f"{needed_text(p.devices_needed)} needed"
             )
         bandwidth = p.target.bandwidth_bytes_per_second
         if p.decode_tokens_per_second_max is not None and bandwidth is not None:
