@@ -31,7 +31,7 @@ from gpu_tui.core.units import format_rounded, gigabyte_symbol
 from gpu_tui.ui.guide import device_name
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.reading_box import ReadingBox
-from gpu_tui.ui.widgets.row_table import RowTable
+from gpu_tui.ui.widgets.scroll_hint import HintedTable
 
 CELL_PADDING = 2
 """A DataTable cell's padding, both sides together (``cell_padding=1``)."""
@@ -154,7 +154,8 @@ class CatalogView(Widget):
             id="guide-filter",
             compact=True,
         )
-        yield RowTable(id="guide-table", cursor_type="row", zebra_stripes=True)
+        # The pane's keyboard is on the table, so its hint says only what lies out of sight.
+        yield HintedTable(reach="", id="guide-table", cursor_type="row", zebra_stripes=True)
         yield ReadingBox(text_id="guide-detail", id="guide-detail-box")
 
     def on_mount(self) -> None:
@@ -227,7 +228,7 @@ class CatalogView(Widget):
         """Rebuild the table for the current hardware, filter and sort; keep the cursor's row."""
         if not self.is_mounted:
             return
-        table = self.query_one("#guide-table", DataTable)
+        table = self.query_one("#guide-table", HintedTable)
         at = table.cursor_row
         keep = self.rows[at].key if not to_top and 0 <= at < len(self.rows) else None
         column = COLUMNS[self.sort_index]
@@ -291,10 +292,12 @@ class CatalogView(Widget):
             f"catalog {catalog} of {len(self.catalog)} · ▶ this machine: {local_summary(self.rows)}"
             f" · sorted by {header_labels()[self.sort_index]}{' ▼' if self.descending else ' ▲'}"
         )
-        table.border_subtitle = _subtitle(
+        # The columns out of sight follow the rows out of sight ("↑ 3 · ↓ 12 more rows · ").
+        table.HINT_KEYS = _subtitle(
             [headers[i] for i in range(len(headers)) if i not in self.shown_columns],
-            table.size.width - 4,
+            table.size.width - 4 - len("↑ 99 · ↓ 99 more rows · "),
         )
+        table.show_hint()
         # Moving to the row it was already on posts no RowHighlighted, so refresh the detail here.
         cursor = table.cursor_row
         detail = describe(self.rows[cursor]) if 0 <= cursor < len(self.rows) else ""
