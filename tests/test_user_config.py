@@ -55,10 +55,10 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
     ("text", "says"),
     [
         ('pane = "nope"\n', "pane = 'nope' is not one of specs, monitor"),
-        ("refresh_seconds = 100\n", "Expected `float` <= 60.0 - at `$.refresh_seconds`"),
-        ("colour = 1\n", "Object contains unknown field `colour`"),
-        ('temperature_unit = "kelvin"\n', "Invalid enum value 'kelvin' - at `$.temperature_unit`"),
-        ('size_unit = "metric"\n', "Invalid enum value 'metric' - at `$.size_unit`"),
+        ("refresh_seconds = 100\n", "refresh_seconds: expected float <= 60.0; using the"),
+        ("theme = 3\n", "theme: expected str, got int;"),
+        ('temperature_unit = "kelvin"\n', "temperature_unit: invalid enum value 'kelvin'"),
+        ('size_unit = "metric"\n', "size_unit: invalid enum value 'metric'"),
         ("refresh_seconds = [\n", "Invalid value"),
         ('prometheus_url = "http://user:secret@prom:9090"\n', "prometheus_url: "),
     ],
@@ -99,6 +99,27 @@ async def test_an_unknown_theme_is_said_and_the_default_kept(config_home: Path) 
         await pilot.pause()
         assert app.theme == "textual-dark"
         assert any("neon-pink" in str(n.message) for n in app._notifications)
+
+
+def test_an_unknown_key_is_named_with_the_nearest_and_the_rest_of_the_file_holds(
+    config_home: Path,
+) -> None:
+    config_home.write_text('refresh = 2\npane = "monitor"\n')
+    done = print_config()
+    assert done.returncode == 0
+    (line,) = done.stderr.splitlines()
+    assert line == (
+        f"gpu-tui: warning: {config_home}: unknown key 'refresh' "
+        "(did you mean 'refresh_seconds'?); the other settings are used"
+    )
+    assert 'pane = "monitor"' in done.stdout
+    assert "refresh_seconds = 1.0" in done.stdout  # the default: the misspelt key is not read
+
+
+def test_unknown_keys_list_the_keys_there_are(config_home: Path) -> None:
+    config_home.write_text("colour = 1\nfoo = 2\n")
+    (line,) = print_config().stderr.splitlines()
+    assert "unknown keys 'colour', 'foo' (the keys are pane, refresh_seconds, theme," in line
 
 
 def test_the_temperature_flag_wins_over_the_file(config_home: Path) -> None:

@@ -1,8 +1,9 @@
 """The user's settings: ``$XDG_CONFIG_HOME/gpu-tui/config.toml`` (``~/.config/gpu-tui``).
 
 Every key is optional; a flag on the command line wins over the file, the file over the
-defaults. A file that cannot be read or holds a wrong key or value costs one line naming the
-problem, and the defaults are used (gpu-tui never refuses to start over its config)::
+defaults. A file that cannot be read or holds a wrong value costs one line naming the problem,
+and the defaults are used; a key gpu-tui does not know is named and left out, the rest used
+(gpu-tui never refuses to start over its config)::
 
     pane = "monitor"            # specs, monitor, kitchen, bench, guide, fleet
     refresh_seconds = 0.5       # 0.1 to 60
@@ -21,8 +22,10 @@ The theme last chosen in the app (Ctrl+P) is remembered apart, in the data dir's
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -70,14 +73,47 @@ def load(path: Path | None = None, panes: tuple[str, ...] = ()) -> tuple[UserCon
     except OSError as error:
         return UserConfig(), f"{source}: {error.strerror or error}; using the defaults"
     try:
-        found = msgspec.toml.decode(data, type=UserConfig)
-    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        table = msgspec.toml.decode(data)
+    except msgspec.DecodeError as error:
         return UserConfig(), f"{source}: {error}; using the defaults"
+    # A key gpu-tui does not know (a typo, or one from a later version) is left out, named,
+    # with the nearest known key; the file's other settings still hold.
+    unknown = sorted(set(table) - set(UserConfig.__struct_fields__))
+    for key in unknown:
+        del table[key]
+    try:
+        found = msgspec.convert(table, type=UserConfig)
+    except msgspec.ValidationError as error:
+        return UserConfig(), f"{source}: {_wrong_value(str(error))}; using the defaults"
     if found.pane is not None and panes and found.pane not in panes:
         return UserConfig(), (
             f"{source}: pane = {found.pane!r} is not one of {', '.join(panes)}; using the defaults"
         )
+    if unknown:
+        return found, f"{source}: {_unknown_keys(unknown)}; the other settings are used"
     return found, ""
+
+
+_AT_KEY = re.compile(r"(?P<what>.*) - at `\$\.(?P<key>\w+)`")
+
+
+def _wrong_value(message: str) -> str:
+    """msgspec's ``Expected `float` <= 60.0 - at `$.refresh_seconds``` as the file's key leads:
+    ``refresh_seconds: expected float <= 60.0``."""
+    match = _AT_KEY.fullmatch(message)
+    if match is None:
+        return message
+    what = match["what"].replace("`", "").replace(" | null", "")  # unset is not a value to write
+    return f"{match['key']}: {what[:1].lower()}{what[1:]}"
+
+
+def _unknown_keys(keys: list[str]) -> str:
+    """``unknown key 'refresh' (did you mean 'refresh_seconds'?)``, or the keys there are."""
+    known = UserConfig.__struct_fields__
+    named = ", ".join(repr(key) for key in keys)
+    near = difflib.get_close_matches(keys[0], known, n=1, cutoff=0.5) if len(keys) == 1 else []
+    hint = f"did you mean {near[0]!r}?" if near else f"the keys are {', '.join(known)}"
+    return f"unknown key{'s' if len(keys) > 1 else ''} {named} ({hint})"
 
 
 def effective(given: dict[str, Any], config: UserConfig) -> dict[str, Any]:
