@@ -8,8 +8,7 @@ from itertools import pairwise
 
 import pytest
 
-from gpu_tui.ui.kitchen.plot_data import spanning_log_ticks
-from gpu_tui.ui.widgets.axis_ticks import linear_ticks
+from gpu_tui.ui.widgets.axis_ticks import linear_ticks, spanning_log_ticks
 
 
 @pytest.mark.parametrize(

@@ -16,15 +16,9 @@ from textual.widgets import Static
 from textual_plotext.plot import Plot
 
 from gpu_tui.core.kitchen.params import KitchenParams
-from gpu_tui.ui.kitchen.plot_data import (
-    kitchen_curves,
-    law_curves,
-    log_ticks,
-    size_curves,
-    spanning_log_ticks,
-)
+from gpu_tui.ui.kitchen.plot_data import kitchen_curves, law_curves, size_curves
 from gpu_tui.ui.kitchen.replot_plot import ReplotPlot
-from gpu_tui.ui.widgets.axis_ticks import linear_ticks
+from gpu_tui.ui.widgets.axis_ticks import linear_ticks, log_ticks, spanning_log_ticks
 
 RGB = tuple[int, int, int]
 SIDE_BY_SIDE = 120  # columns from which the three plots fit beside each other (40 each)

@@ -2,46 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import ONIONS, SCALING
-from gpu_tui.core.units import format_si_count
 
 EXAMPLE_SERIAL = Fraction(1, 20)  # shown when the recipe itself has no serial steps
-
-
-def log_ticks(low: float, high: float, most: int | None = None) -> tuple[list[float], list[str]]:
-    """Powers of ten from ``low`` to ``high`` labelled 1, 10, 100, 1k … 1M (plotext's are noisy);
-    with ``most``, every second (third …) power so that at most that many are labelled.
-
-    plotext drops a label that lands on a row already taken, and which one it drops varies from
-    run to run: too many labels for the rows make the axis change between two identical runs.
-    """
-    ticks: list[float] = []
-    power = 10 ** math.floor(math.log10(max(low, 1e-12)))
-    while power <= high * 1.0001:
-        ticks.append(power)
-        power *= 10
-    if most is not None and len(ticks) > most:
-        ticks = ticks[:: math.ceil(len(ticks) / max(1, most))]
-    return ticks, [format_si_count(t) for t in ticks]
-
-
-def spanning_log_ticks(low: float, high: float, most: int) -> tuple[list[float], list[str]]:
-    """Powers of ten an equal number of decades apart, the first at or below ``low`` and the
-    last at or above ``high``, at most ``most`` of them: with the axis drawn from the first to
-    the last, the labels stand evenly spaced (an axis that ends between two labels puts them
-    one row apart here and two there)."""
-    first = math.floor(math.log10(max(low, 1e-12)))
-    last = math.ceil(math.log10(max(high, low, 1e-12)) - 1e-9)
-    gaps = max(1, min(last - first, max(2, most) - 1))
-    step = math.ceil((last - first) / gaps) if last > first else 1
-    ticks = [10.0**e for e in range(first, first + step * gaps + 1, step)]
-    return ticks, [format_si_count(t) for t in ticks]
 
 
 @dataclass(frozen=True)
