@@ -9,6 +9,7 @@ from gpu-tui itself (reading a result raises), injected where the runner reads r
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,15 @@ from tests.ui.test_bench_pane import bench_app, notice, start_tiny_run
 from tests.ui.test_kitchen_measure import kitchen_app, panel_text, quick
 
 pytestmark = pytest.mark.usefixtures("no_process_left")
+
+
+@pytest.fixture
+def breakage() -> Iterator[pytest.MonkeyPatch]:
+    """A patch of its own, to undo mid-test: ``monkeypatch.undo()`` would also undo the suite's
+    private data dir, and the rerun would save into the real one."""
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
 
 TINY_PLAN = build_plan("quick", only=["launch"], devices=["cpu"], budget_seconds=0.02)
 
@@ -148,9 +158,9 @@ def test_a_cancel_while_the_plan_is_on_its_way_stops_the_run_cleanly(
 
 
 async def test_the_bench_pane_shows_a_failed_run_and_can_run_again(
-    monkeypatch: pytest.MonkeyPatch,
+    breakage: pytest.MonkeyPatch, private_data_dir: Path
 ) -> None:
-    broken_reader(monkeypatch)
+    broken_reader(breakage)
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])
@@ -158,7 +168,7 @@ async def test_the_bench_pane_shows_a_failed_run_and_can_run_again(
         assert "a bug in reading results" in notice(pane)
         assert pane.query_one(RunProgress).headline.startswith("Failed: 0 results")
         assert not pane.has_class("-running")
-        monkeypatch.undo()
+        breakage.undo()
         await pilot.press("r")
         await until(
             pilot,
@@ -167,10 +177,11 @@ async def test_the_bench_pane_shows_a_failed_run_and_can_run_again(
             timeout=WORKER_RUN,
         )
         assert pane.query_one(RunProgress).headline.startswith("Done: ")
+        assert any(run["results"] for run in saved_runs(private_data_dir))  # kept there
 
 
 async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed(
-    monkeypatch: pytest.MonkeyPatch,
+    breakage: pytest.MonkeyPatch, private_data_dir: Path
 ) -> None:
     """Even a failure outside the driver (here: the task that runs it) is shown, and the pane
     is ready for a new run."""
@@ -178,7 +189,7 @@ async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("the task itself broke")
 
-    monkeypatch.setattr("gpu_tui.ui.bench_pane.drive", broken)
+    breakage.setattr("gpu_tui.ui.bench_pane.drive", broken)
     app = bench_app()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = await start_tiny_run(pilot, ["reduction"])
@@ -188,7 +199,7 @@ async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed
             "rest of gpu-tui keeps working."
         ) in notice(pane).replace("\n", " ")
         assert pane.query_one(RunProgress).headline.startswith("Failed: 0 results")
-        monkeypatch.undo()
+        breakage.undo()
         await pilot.press("r")
         await until(
             pilot,
@@ -196,12 +207,13 @@ async def test_a_failed_background_task_in_the_bench_pane_is_shown_not_swallowed
             "the rerun",
             timeout=WORKER_RUN,
         )
+        assert any(run["results"] for run in saved_runs(private_data_dir))
 
 
 async def test_the_kitchen_measurement_shows_a_failure_and_can_measure_again(
-    monkeypatch: pytest.MonkeyPatch,
+    breakage: pytest.MonkeyPatch,
 ) -> None:
-    broken_reader(monkeypatch)
+    broken_reader(breakage)
     app = kitchen_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -210,7 +222,7 @@ async def test_the_kitchen_measurement_shows_a_failure_and_can_measure_again(
         await until(pilot, lambda: panel.finished, "the measurement to end", timeout=WORKER_RUN)
         assert "a bug in reading results" in panel_text(app)
         assert not panel.running
-        monkeypatch.undo()
+        breakage.undo()
         await pilot.press("m")
         await until(
             pilot,
