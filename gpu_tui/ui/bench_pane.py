@@ -62,6 +62,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     BINDINGS = [  # noqa: RUF012 — Textual API
         Binding("r", "run", "Run", tooltip="the chosen benchmarks with these settings"),
         Binding("escape", "cancel", "Stop", tooltip="the run; finished results are kept"),
+        Binding("escape", "back", "Back", tooltip="to the results table"),
         Binding("p", "plots", "Plots", tooltip="the next plot of the results"),
         Binding("c", "compare", "Compare", tooltip="with a saved run or a baseline file"),
         Binding("x", "export", "Export", tooltip="the shown run as JSON and CSV"),
@@ -173,6 +174,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def _plot_visibility(self) -> None:
         wide = self.screen.has_class("-wide")
         self.query_one(BenchPlot).shown = self.active and (wide or self.view == "plot")
+        self.refresh_bindings()  # Esc's meaning follows the view and the width
 
     # --- actions ------------------------------------------------------------------------------
     def action_view(self, view: str) -> None:
@@ -214,9 +216,21 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self.show_results([])
         self.query_one(RunProgress).start(RunTracker(plan, chooser.estimate(), chooser.host))
         self.set_class(True, "-running")
+        self.refresh_bindings()
         if self.view == "setup":
             self.view = "table"
         self._drive(self.runner)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Esc stops a run; with none going it goes back to the table from the options or a
+        # plot (at 80 columns, where one view shows at a time). The footer shows only the one
+        # that applies.
+        if action == "cancel":
+            return self.runner is not None
+        if action == "back":
+            narrow = not self.screen.has_class("-wide")
+            return self.runner is None and narrow and self.view != "table"
+        return True
 
     def action_cancel(self) -> None:
         if self.runner is not None:
@@ -224,8 +238,9 @@ class BenchPane(Pane, RunFiles, RunHooks):
             tracker = self.query_one(RunProgress).tracker
             if tracker is not None:
                 tracker.log.label = "stopping…"
-        elif self.view != "table" and not self.screen.has_class("-wide"):
-            self.view = "table"
+
+    def action_back(self) -> None:
+        self.view = "table"
 
     # --- thread workers -----------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="bench-run", exit_on_error=False)
@@ -284,6 +299,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def got_finished(self, finished: messages.Finished) -> None:
         runner, self.runner = self.runner, None
         self.set_class(False, "-running")
+        self.refresh_bindings()
         self.document = finished.document
         count = len(finished.document.results)
         word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[finished.status]
@@ -386,6 +402,9 @@ class BenchPane(Pane, RunFiles, RunHooks):
         plots.border_title = f"{index + 1}/{len(views)} {spec.title}"
         plots.border_subtitle = "p next plot"
         # A plot with nothing to draw shows its note in its own place: once is enough.
-        plot_note = spec.note if spec.has_data else ""
-        self.query_one("#bench-plot-note", Static).update(Text(plot_note))
-        self.query_one(BenchPlot).show(spec)
+        plot = self.query_one(BenchPlot)
+        plot_note = Text("\n").join(
+            part for part in (plot.legend(spec), Text(spec.note)) if part and spec.has_data
+        )
+        self.query_one("#bench-plot-note", Static).update(plot_note)
+        plot.show(spec)

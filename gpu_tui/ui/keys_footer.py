@@ -1,7 +1,8 @@
 """The footer: the pane's keys first, then ``?`` and ``q``. When the keys do not all fit, the footer
 first closes up the space between them, then leaves out the palette's key (Ctrl+P still opens it,
 and the ``?`` screen lists it), and only then leaves out whole keys, from the first that does not
-fit (the ``?`` screen lists them): no label is ever cut and ``?`` and ``q`` always show."""
+fit (``?`` then reads "More keys", and its screen lists them): no label is ever cut and ``?`` and
+``q`` always show."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from gpu_tui.ui.widgets.textual_internals import FooterKey, FooterLabel, KeyGrou
 
 EVERYWHERE = frozenset({"question_mark", "q"})
 """The app's keys the footer always keeps (pane keys are on the tab bar instead)."""
+HELP_KEY = "question_mark"
+MORE_KEYS = "More keys"
+"""``?``'s label while some of the pane's keys are left out: says there are more, and where."""
 
 
 def units(children: list[Widget]) -> list[list[Widget]]:
@@ -80,9 +84,21 @@ class KeysFooter(Footer):
         else:
             for widget in palette:
                 widget.display = False
+        if needed > room:  # some keys are left out: ``?`` says so, in the room it grows by
+            room -= self._say_more_keys(kept)
         used, fits = 0, True
         for unit in pane:
             used += sum(map(width, unit))
             fits = fits and used <= room
             for widget in unit:
                 widget.display = fits
+
+    def _say_more_keys(self, kept: list[Widget]) -> int:
+        """Label ``?`` "More keys"; returns the columns that takes beyond its usual label."""
+        for widget in kept:
+            if isinstance(widget, FooterKey) and widget.key == HELP_KEY:
+                grown = len(MORE_KEYS) - len(widget.description)
+                widget.description = MORE_KEYS
+                widget.refresh(layout=True)
+                return max(grown, 0)
+        return 0

@@ -87,6 +87,21 @@ def _place(node: DOMNode, screen: Screen[object]) -> str:
     return "This dialog" if isinstance(screen, ModalScreen) else "Here"
 
 
+def _ours(node: DOMNode, binding: Binding) -> bool:
+    """Whether one of gpu-tui's classes declares ``binding`` (not a Textual list or field it
+    builds on: their Scroll Left, Page Right … are summed up in ``LISTS``)."""
+    for cls in type(node).__mro__:
+        if not cls.__module__.startswith("gpu_tui"):
+            continue
+        for declared in cls.__dict__.get("BINDINGS", ()):
+            if isinstance(declared, Binding) and (declared.action, declared.description) == (
+                binding.action,
+                binding.description,
+            ):
+                return True
+    return False
+
+
 def everywhere(app: App[object]) -> KeySection:
     """The app's own keys (they work from every pane, form and dialog) and the palette."""
     rows = [
@@ -113,7 +128,7 @@ def place_sections(screen: Screen[object]) -> list[KeySection]:
         app_wide = isinstance(node, App) or (
             isinstance(node, Screen) and not isinstance(node, ModalScreen)
         )
-        if app_wide or not type(node).__module__.startswith("gpu_tui"):
+        if app_wide or not _ours(node, active.binding):
             continue
         place = _place(node, screen)
         places.setdefault(place, []).append(_row(screen.app, active.binding, active.enabled))

@@ -72,3 +72,18 @@ def test_completion_prefers_a_name_that_starts_with_what_was_typed() -> None:
     assert completion("/r/bench-20261202", runs) == runs[1]
     assert completion("comm", runs) is None
     assert completion("", runs) is None
+
+
+async def test_the_dialog_hint_fits_one_line_at_80x24_and_the_border_says_how_to_close(
+    private_data_dir: Path,
+) -> None:
+    with_recorded_runs(private_data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_compare(pilot, app.query_one(BenchPane))
+        hint = app.screen.query_one("#path-hint")
+        assert hint.size.height == 1  # no word left alone on a second line
+        assert "Tab completes" in str(hint.render())
+        assert app.screen.query_one("#path-dialog").border_subtitle == "esc closes"
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PathDialog), "the dialog closed")

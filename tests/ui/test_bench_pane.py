@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, SelectionList, Static
+from textual.widgets._footer import FooterKey
 
 from gpu_tui.core.bench import build_plan, estimate_seconds, result_text
 from gpu_tui.core.bench import messages as bench_messages
@@ -74,6 +75,11 @@ async def start_tiny_run(pilot: Pilot[Any], only: list[str]) -> BenchPane:
     return pane
 
 
+def esc_says(app: GpuTuiApp) -> list[str]:
+    """What the footer says Esc does now (nothing, Stop or Back)."""
+    return [key.description for key in app.screen.query(FooterKey) if key.key == "escape"]
+
+
 def notice(pane: BenchPane) -> str:
     return str(pane.query_one("#bench-notice", Static).render())
 
@@ -116,6 +122,7 @@ async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
             "the reduction",
             timeout=WORKER_RUN,
         )
+        assert esc_says(app) == ["Stop"]
         await pilot.press("escape")
         stopped_at = time.monotonic()
         await until(pilot, lambda: not runner.running, "the worker gone", timeout=5)
@@ -128,6 +135,22 @@ async def test_esc_stops_the_worker_within_a_second_and_keeps_completed_rows(
         saved = json.loads(next((data_dir / "results").glob("bench-*.json")).read_text())
         assert saved["interrupted"] is True
         assert len(saved["results"]) == 4
+
+
+async def test_the_footer_says_what_esc_does_now_and_nothing_when_it_does_nothing(
+    data_dir: Path,
+) -> None:
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        await until(pilot, lambda: esc_says(app) == ["Back"], "Esc as Back in the options")
+        await pilot.press("escape")
+        assert pane.view == "table"
+        await until(pilot, lambda: esc_says(app) == [], "no Esc key on the table")
+        await pilot.press("p")
+        await until(pilot, lambda: esc_says(app) == ["Back"], "Esc as Back from a plot")
+        await pilot.resize_terminal(160, 48)  # every view shows side by side: nothing to go back to
+        await until(pilot, lambda: esc_says(app) == [], "no Esc key when wide")
 
 
 async def test_a_crashing_worker_shows_what_happened_and_what_to_do(

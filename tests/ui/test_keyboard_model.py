@@ -369,6 +369,38 @@ async def test_question_mark_lists_every_key_with_words(
         assert shown(app) == "kitchen"
 
 
+def help_label(app: GpuTuiApp) -> str:
+    footer = app.screen.query_one(Footer)
+    return next(k.description for k in footer.query(FooterKey) if k.key == "question_mark")
+
+
+@pytest.mark.parametrize(("size", "label"), [((80, 24), "More keys"), ((160, 48), "Keys")])
+async def test_the_help_key_says_more_keys_when_the_footer_leaves_some_out(
+    app_factory: Callable[..., GpuTuiApp], size: tuple[int, int], label: str
+) -> None:
+    app = app_factory(pane="kitchen")  # r, ., g, e, +/- do not fit 80 columns
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: "q" in whole_keys(app), "the footer", timeout=10)
+        await until(pilot, lambda: help_label(app) == label, f"? labelled {label!r}", timeout=10)
+        keys = whole_keys(app)
+        assert ("r" in keys) is (label == "Keys")
+        assert keys[-2:] == ["question_mark", "q"]  # the longer label still fits, whole
+
+
+async def test_the_keys_screen_leaves_out_textuals_own_list_keys_and_says_what_space_does(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    app = app_factory(pane="bench")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "q" in whole_keys(app), "the footer", timeout=10)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)
+        text = screen_text(app)
+        assert "Tick / untick" in text  # space in the benchmark list
+        for textual_words in ("Scroll Left", "Page Left", "Toggle option", "Select"):
+            assert textual_words not in text  # summed up under "Lists and tables"
+
+
 async def test_j_and_k_move_through_lists_and_tables_as_down_and_up(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:

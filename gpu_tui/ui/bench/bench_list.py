@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.binding import Binding
 from textual.strip import Strip
 from textual.widgets import SelectionList
 
@@ -14,6 +15,10 @@ BOX = "X"  # what SelectionList draws in every box (ToggleButton.BUTTON_INNER, n
 class BenchList(SelectionList[str]):
     """Textual draws the same X in every box and tells them apart by colour alone, which
     256-colour terminals and screenshots lose: here the glyph itself says ticked or not."""
+
+    BINDINGS = [  # noqa: RUF012 — Textual API
+        Binding("space", "select", "Tick / untick", show=False, tooltip="the benchmark"),
+    ]
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)

@@ -72,6 +72,19 @@ class BenchPlot(PlotextPlot, can_focus=True):
         name = PALETTE[index % len(PALETTE)]
         return Color.parse(self.app.theme_variables.get(name, "white")).rgb
 
+    def legend(self, spec: PlotSpec) -> Text:
+        """Which colour is which series, on one line under the plot (a compared run's dotted)."""
+        legend = Text()
+        current = [s for s in spec.series if not s.baseline and s.xs]
+        baseline = [s for s in spec.series if s.baseline and s.xs]
+        for mark, group in (("━━", current), ("┅┅", baseline)):
+            for index, series in enumerate(group):
+                if legend:
+                    legend.append("  ")
+                legend.append(mark, style=Color(*self._colour(index)).rich_color.name)
+                legend.append(f" {series.label}")
+        return legend
+
     def render(self) -> RenderResult:
         spec = self.spec
         if spec is None or not spec.has_data:
@@ -100,15 +113,12 @@ class BenchPlot(PlotextPlot, can_focus=True):
             return
         xs = [x for s in spec.series for x in s.xs]
         current = [s for s in spec.series if not s.baseline]
+        # No plotext legend: it sits over the data's top-left corner; ``legend`` says it below.
         for index, series in enumerate(current):
             marker = "braille" if len(series.xs) > 1 else "o"
-            plt.plot(
-                series.xs, series.ys, label=series.label, color=self._colour(index), marker=marker
-            )
+            plt.plot(series.xs, series.ys, color=self._colour(index), marker=marker)
         for index, series in enumerate(s for s in spec.series if s.baseline):
-            plt.plot(
-                series.xs, series.ys, label=series.label, color=self._colour(index), marker="dot"
-            )
+            plt.plot(series.xs, series.ys, color=self._colour(index), marker="dot")
         for offset, (y, label) in enumerate(spec.hlines):
             colour = self._colour(len(PALETTE) - 1 - offset)
             plt.hline(y, color=colour)

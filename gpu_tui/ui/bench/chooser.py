@@ -51,7 +51,7 @@ class BenchChooser(Widget, can_focus=False):
             yield Static(id="bench-settings")
 
     def on_mount(self) -> None:
-        self.query_one("#bench-list").border_title = "Benchmarks · space"
+        self.query_one("#bench-list").border_title = "Benchmarks · space ticks"
         self.query_one("#bench-settings").border_title = "Run"
         self.update_summary()
 

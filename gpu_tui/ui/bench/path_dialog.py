@@ -68,6 +68,7 @@ class PathDialog(ModalScreen[Path | None]):
             yield Label(self.hint, id="path-hint")
 
     def on_mount(self) -> None:
+        self.query_one("#path-dialog").border_subtitle = "esc closes"  # every dialog's way out
         field = self.query_one("#path-input", Field)
         self.set_focus(field)
         field.edit()

@@ -95,7 +95,7 @@ class RunFiles(Widget):
             return
         if message.unreadable:
             self.post_message(self.Problem("load", unreadable_notice(message.unreadable)))
-        hint = "Enter compares · ↑↓ runs · Tab completes · empty: no baseline · Esc closes"
+        hint = "Enter compares · ↑↓ runs · Tab completes · empty: no baseline"
         self.app.push_screen(
             PathDialog(
                 "Compare with a saved run or a baseline file",
@@ -121,7 +121,7 @@ class RunFiles(Widget):
             self.notify("Nothing to export yet: r runs the benchmarks.", severity="warning")
             return
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        hint = "Enter writes NAME.json and NAME.csv (or give .json / .csv) · Esc closes"
+        hint = "Enter writes NAME.json and NAME.csv (or give .json / .csv)"
         default = str(Path.cwd() / f"gpu-tui-bench-{stamp}")
         self.app.push_screen(PathDialog("Export the shown run", hint, default), self._export_to)
 
