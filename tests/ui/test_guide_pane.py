@@ -22,11 +22,13 @@ from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.core.guide.metrics import KEY_METRICS
 from gpu_tui.core.guide.prices import PRICES
 from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.guide.bars_view import BarsView
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
 from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import GuideBars
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.conftest import SimulatedNvml
 from tests.polling import until
 
@@ -216,6 +218,42 @@ async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
         assert "n/p" not in note
         assert "† = only a secondary source" in note
         assert "no BF16 = the architecture has none" in note
+
+
+def _bars_in_sight(app: GpuTuiApp, labels: set[str]) -> int:
+    """The bars the terminal shows inside the Bars view's border: lines that start with a
+    bar's label (each one line at 80 columns)."""
+    view = app.query_one(BarsView)
+    lines = [strip.text for strip in screen_strips(app.screen)]
+    inside = lines[view.region.y + 1 : view.region.bottom - 1]
+    return sum(
+        any(line.lstrip("│ ").startswith(f"{label} ") for label in labels) for line in inside
+    )
+
+
+async def test_the_bars_border_counts_the_bars_out_of_sight(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """At 80×24 a few of the three charts' bars fit: the border says how many lie below, and
+    at the end how many lie above, as the catalog's border counts its rows."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.pause()
+        view = app.query_one(BarsView)
+        charts = [bars.chart for bars in app.query(GuideBars) if bars.chart is not None]
+        total = sum(len(chart.bars) for chart in charts)
+        labels = {bar.label for chart in charts for bar in chart.bars}
+        seen = _bars_in_sight(app, labels)
+        assert 0 < seen < total
+        assert view.border_subtitle == f"↓ {total - seen} more bars"
+        await pilot.press("end")
+        await until(pilot, lambda: view.scroll_y == view.max_scroll_y, "the end of the bars")
+        await pilot.pause()
+        seen = _bars_in_sight(app, labels)
+        assert view.border_subtitle == f"↑ {total - seen} more bars"
 
 
 async def test_home_and_end_go_to_the_first_and_last_row(
