@@ -471,6 +471,33 @@ async def test_fit_context_batch_and_bad_input(app_factory: Callable[..., GpuTui
         assert text_of(app, "#fit-summary").startswith("▶ H100")
 
 
+async def test_cost_at_80x24_says_what_lies_out_of_sight_and_how_to_read_it(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """The results run far below the screen and the last input below the form: each border
+    counts what is out of sight; the results' says how to get there (esc, then ↑↓)."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.pause()
+        results = app.query_one("#cost-results-scroll")
+        hidden = results.virtual_size.height - results.scrollable_content_region.height
+        assert hidden > 0
+        assert results.border_subtitle == f"↓ {hidden} more lines: esc, then ↑↓"
+        form = app.query_one("#cost-form")
+        view = form.scrollable_content_region
+        inputs = list(form.query(Input))
+        below = [field for field in inputs if field.region.y >= view.bottom]
+        assert below
+        assert form.border_subtitle == f"↓ {len(below)} more input" + "s" * (len(below) > 1)
+        await pilot.press("escape", "end")
+        await until(pilot, lambda: results.scroll_y == results.max_scroll_y, "the results' end")
+        assert app.focused is results
+        assert results.border_subtitle == f"↑ {hidden} more lines"
+
+
 async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuTuiApp]) -> None:
     app = app_factory(pane="guide")
     async with app.run_test(size=SIZE) as pilot:

@@ -61,7 +61,9 @@ class ScrollHint(_Base):
         count = bool(self.HINT_UNIT)
         where = [f"↑ {above}" if count else "↑"] if above else []
         where += [f"↓ {below}" if count else "↓"] if below else []
-        text = f"{' · '.join(where)} more {self.HINT_UNIT}".rstrip()
+        # "↓ 1 more input", "↑ 1 · ↓ 3 more inputs": the unit agrees with the largest count.
+        unit = self.HINT_UNIT.removesuffix("s") if max(above, below) == 1 else self.HINT_UNIT
+        text = f"{' · '.join(where)} more {unit}".rstrip()
         if self.HINT_REACH and not self.has_focus:
             text += f": {self.HINT_REACH}"
         self.border_subtitle = f"{text} · {self.HINT_KEYS}" if self.HINT_KEYS else text
