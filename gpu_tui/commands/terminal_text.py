@@ -51,18 +51,22 @@ def fit_line(line: str, width: int, *, hang: int | None = None) -> str:
 
 
 def _fold(line: str, width: int, indent: int) -> list[str]:
-    """A line holding one word too long for its room (a URL): the word moved out to the
-    paragraph's own indent, and what still does not fit carried onto further lines there,
-    after a ``/`` where there is one, so every line ends inside the width."""
+    """A line holding one word too long for its room (a URL): the word carried onto further
+    lines under where it starts (or, with too little room there, under the paragraph's own
+    ``indent``), each cut after a ``/`` where there is one, so every line ends inside the
+    width."""
     if len(line) <= width:
         return [line]
-    word, lines = line.strip(), []
-    room = width - indent
+    word = line.lstrip(" ")
+    start = len(line) - len(word)
+    if start > width - 20:
+        start = indent
+    lines, room = [], width - start
     while len(word) > room:
         cut = word.rfind("/", room // 2, room) + 1 or room
-        lines.append(" " * indent + word[:cut])
+        lines.append(" " * start + word[:cut])
         word = word[cut:]
-    return [*lines, " " * indent + word]
+    return [*lines, " " * start + word]
 
 
 def fit_to_terminal(text: str, width: int | None = None, *, hang: int | None = None) -> str:
