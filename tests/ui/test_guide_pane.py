@@ -256,6 +256,42 @@ async def test_the_bars_border_counts_the_bars_out_of_sight(
         assert view.border_subtitle == f"↑ {total - seen} more bars"
 
 
+async def test_the_cpu_fp32_peak_is_one_number_in_specs_and_guide(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """This CPU's FP32 peak (166.15 GFLOP/s here) read in the Specs table and its comparison
+    bars, then in the Guide's catalog and bars: the same digits everywhere (166 GFLOP/s is
+    0.166 TFLOP/s), never 166.2 beside 0.17."""
+    app = app_factory(pane="specs")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        table = app.query_one("#spec-table", DataTable)
+        rows = dict(
+            (str(r[0]), str(r[1])) for r in (table.get_row_at(i) for i in range(table.row_count))
+        )
+        specs = rows["FP32 peak"]
+        assert specs.endswith(" GFLOP/s")
+        gflops = specs.removesuffix(" GFLOP/s")
+        screen = [strip.text for strip in screen_strips(app.screen)]
+        compared = {
+            line.split("▶ this CPU")[1].split()[-2] for line in screen if "▶ this CPU" in line
+        }
+        await pilot.press("5")
+        await until(pilot, lambda: bool(app.query(CatalogView)), "the Guide")
+        await pilot.pause()
+        view = app.query_one(CatalogView)
+        fp32 = next(i for i, col in enumerate(COLUMNS) if col.attr == "fp32_tflops")
+        cpu = next(i for i, row in enumerate(view.rows) if row.key == "cpu")
+        catalog = column(app, "#guide-table", view.shown_columns.index(fp32))[cpu]
+        await pilot.press("b")
+        await pilot.pause()
+        bars = _shown_at_width(app.query_one("#guide-bars-bf16", GuideBars))
+        in_bars = next(line for line in bars.splitlines() if "CPU" in line).split()[-1]
+        tflops = {*compared, catalog, in_bars}
+        assert len(tflops) == 1, (specs, tflops)
+        assert float(tflops.pop()) * 1000 == pytest.approx(float(gflops))
+
+
 async def test_home_and_end_go_to_the_first_and_last_row(
     app_factory: Callable[..., GpuTuiApp],
 ) -> None:
