@@ -67,7 +67,9 @@ def test_format_precise_keeps_six_figures(value: float, text: str) -> None:
         (123456.7, "123,457"),
     ],
 )
-def test_format_rounded_gives_bars_three_figures_one_or_no_decimals(value: float, text: str) -> None:
+def test_format_rounded_gives_bars_three_figures_one_or_no_decimals(
+    value: float, text: str
+) -> None:
     assert units.format_rounded(value) == text
 
 
