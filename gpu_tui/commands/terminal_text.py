@@ -2,7 +2,7 @@
 start under the line's last column (a table row's note wraps under the note, a paragraph under
 its own indent) or where the caller says (under the text after a status word: ``WARN driver: …``
 wraps under ``driver``), so nothing a command prints runs past the right edge of an 80-column
-terminal.
+terminal: an address longer than the room is carried onto the next line, after a ``/``.
 
 Output to a pipe or a file is left as it is (a script reads whole lines), unless ``COLUMNS``
 says how wide to make it."""
@@ -40,16 +40,33 @@ def fit_line(line: str, width: int, *, hang: int | None = None) -> str:
         hang = starts[-1] if starts else indent
     if hang > width - 20:
         hang = indent
-    return "\n".join(
-        textwrap.wrap(
-            line,
-            width=width,
-            subsequent_indent=" " * hang,
-            break_long_words=False,  # a URL or a path stays whole, past the edge if it must
-            break_on_hyphens=False,
-        )
-        or [line]
-    )
+    wrapped = textwrap.wrap(
+        line,
+        width=width,
+        subsequent_indent=" " * hang,
+        break_long_words=False,  # a URL or a path is kept whole where the room allows
+        break_on_hyphens=False,
+    ) or [line]
+    return "\n".join(piece for part in wrapped for piece in _fold(part, width, indent))
+
+
+def _fold(line: str, width: int, indent: int) -> list[str]:
+    """A line holding one word too long for its room (a URL): the word carried onto further
+    lines under where it starts (or, with too little room there, under the paragraph's own
+    ``indent``), each cut after a ``/`` where there is one, so every line ends inside the
+    width."""
+    if len(line) <= width:
+        return [line]
+    word = line.lstrip(" ")
+    start = len(line) - len(word)
+    if start > width - 20:
+        start = indent
+    lines, room = [], width - start
+    while len(word) > room:
+        cut = word.rfind("/", room // 2, room) + 1 or room
+        lines.append(" " * start + word[:cut])
+        word = word[cut:]
+    return [*lines, " " * start + word]
 
 
 def fit_to_terminal(text: str, width: int | None = None, *, hang: int | None = None) -> str:

@@ -88,6 +88,7 @@ Times, one function per way of writing them:
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from gpu_tui.core.devices.fields import Maybe, Unknown
@@ -243,7 +244,8 @@ def format_flops(tflops: float) -> str:
     """Pick TFLOP/s or GFLOP/s so the number reads naturally."""
     if tflops >= 1:
         return f"{tflops:,.1f} TFLOP/s"
-    return f"{tflops * 1000:,.1f} GFLOP/s"
+    # The digits every TFLOP/s column shows for this rate (format_rounded), in GFLOP/s.
+    return f"{format_rounded(tflops * 1000)} GFLOP/s"
 
 
 def format_bandwidth(gb_per_second: float) -> str:
@@ -281,14 +283,22 @@ def format_precise(value: float) -> str:
 
 
 def format_rounded(value: float) -> str:
-    """Two decimals below 1 (``0.25``), one below 100 (``98.5``), whole with thousands
-    separators from 100 (``1,979``): as many digits as a bar label needs."""
+    """Three significant figures below 1, at least two decimals (``0.235``, ``0.0683``,
+    ``0.30``), one decimal below 100
+    (``98.5``), whole with thousands separators from 100 (``1,979``): as many digits as a bar
+    label needs, and below 1 the same digits the value has in the unit a thousand times
+    smaller (a CPU's ``0.235`` TFLOP/s is its ``235`` GFLOP/s, never ``0.24`` beside it)."""
     size = abs(value)
     if size >= 100:
         return f"{value:,.0f}"
     if size >= 1:
         return f"{value:.1f}"
-    return f"{value:.2f}"
+    if size == 0:
+        return "0.00"
+    text = f"{value:.3g}"
+    if "e" in text:  # below 0.0001: as many decimals as three figures need
+        text = f"{value:.{2 - math.floor(math.log10(size))}f}"
+    return text if len(text.lstrip("-")) >= 4 else f"{value:.2f}"
 
 
 def format_exact(value: float | Fraction) -> str:

@@ -53,7 +53,12 @@ def test_format_precise_keeps_six_figures(value: float, text: str) -> None:
     [
         (0, "0.00"),
         (0.25, "0.25"),
-        (0.999, "1.00"),
+        (0.999, "0.999"),
+        (0.2350058, "0.235"),  # a CPU's 235 GFLOP/s: the digits Specs shows, not 0.24
+        (0.23496, "0.235"),
+        (0.3, "0.30"),
+        (0.0683, "0.0683"),
+        (0.99996, "1.00"),
         (1, "1.0"),
         (98.54, "98.5"),
         (99.95, "100.0"),
@@ -62,7 +67,9 @@ def test_format_precise_keeps_six_figures(value: float, text: str) -> None:
         (123456.7, "123,457"),
     ],
 )
-def test_format_rounded_gives_bars_two_one_or_no_decimals(value: float, text: str) -> None:
+def test_format_rounded_gives_bars_three_figures_one_or_no_decimals(
+    value: float, text: str
+) -> None:
     assert units.format_rounded(value) == text
 
 

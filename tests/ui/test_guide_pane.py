@@ -22,11 +22,13 @@ from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.core.guide.metrics import KEY_METRICS
 from gpu_tui.core.guide.prices import PRICES
 from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.guide.bars_view import BarsView
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
 from gpu_tui.ui.guide_pane import SECTIONS, GuidePane
 from gpu_tui.ui.widgets.field import Field
 from gpu_tui.ui.widgets.guide_bars import GuideBars
+from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.conftest import SimulatedNvml
 from tests.polling import until
 
@@ -216,6 +218,78 @@ async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
         assert "n/p" not in note
         assert "† = only a secondary source" in note
         assert "no BF16 = the architecture has none" in note
+
+
+def _bars_in_sight(app: GpuTuiApp, labels: set[str]) -> int:
+    """The bars the terminal shows inside the Bars view's border: lines that start with a
+    bar's label (each one line at 80 columns)."""
+    view = app.query_one(BarsView)
+    lines = [strip.text for strip in screen_strips(app.screen)]
+    inside = lines[view.region.y + 1 : view.region.bottom - 1]
+    return sum(
+        any(line.lstrip("│ ").startswith(f"{label} ") for label in labels) for line in inside
+    )
+
+
+async def test_the_bars_border_counts_the_bars_out_of_sight(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """At 80×24 a few of the three charts' bars fit: the border says how many lie below, and
+    at the end how many lie above, as the catalog's border counts its rows."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.pause()
+        view = app.query_one(BarsView)
+        charts = [bars.chart for bars in app.query(GuideBars) if bars.chart is not None]
+        total = sum(len(chart.bars) for chart in charts)
+        labels = {bar.label for chart in charts for bar in chart.bars}
+        seen = _bars_in_sight(app, labels)
+        assert 0 < seen < total
+        assert view.border_subtitle == f"↓ {total - seen} more bars"
+        await pilot.press("end")
+        await until(pilot, lambda: view.scroll_y == view.max_scroll_y, "the end of the bars")
+        await pilot.pause()
+        seen = _bars_in_sight(app, labels)
+        assert view.border_subtitle == f"↑ {total - seen} more bars"
+
+
+async def test_the_cpu_fp32_peak_is_one_number_in_specs_and_guide(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """This CPU's FP32 peak (166.15 GFLOP/s here) read in the Specs table and its comparison
+    bars, then in the Guide's catalog and bars: the same digits everywhere (166 GFLOP/s is
+    0.166 TFLOP/s), never 166.2 beside 0.17."""
+    app = app_factory(pane="specs")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        table = app.query_one("#spec-table", DataTable)
+        rows = dict(
+            (str(r[0]), str(r[1])) for r in (table.get_row_at(i) for i in range(table.row_count))
+        )
+        specs = rows["FP32 peak"]
+        assert specs.endswith(" GFLOP/s")
+        gflops = specs.removesuffix(" GFLOP/s")
+        screen = [strip.text for strip in screen_strips(app.screen)]
+        compared = {
+            line.split("▶ this CPU")[1].split()[-2] for line in screen if "▶ this CPU" in line
+        }
+        await pilot.press("5")
+        await until(pilot, lambda: bool(app.query(CatalogView)), "the Guide")
+        await pilot.pause()
+        view = app.query_one(CatalogView)
+        fp32 = next(i for i, col in enumerate(COLUMNS) if col.attr == "fp32_tflops")
+        cpu = next(i for i, row in enumerate(view.rows) if row.key == "cpu")
+        catalog = column(app, "#guide-table", view.shown_columns.index(fp32))[cpu]
+        await pilot.press("b")
+        await pilot.pause()
+        bars = _shown_at_width(app.query_one("#guide-bars-bf16", GuideBars))
+        in_bars = next(line for line in bars.splitlines() if "CPU" in line).split()[-1]
+        tflops = {*compared, catalog, in_bars}
+        assert len(tflops) == 1, (specs, tflops)
+        assert float(tflops.pop()) * 1000 == pytest.approx(float(gflops))
 
 
 async def test_home_and_end_go_to_the_first_and_last_row(
@@ -431,6 +505,33 @@ async def test_fit_context_batch_and_bad_input(app_factory: Callable[..., GpuTui
         assert "model size must be a parameter count" in text_of(app, "#fit-summary")
         await type_into(pilot, app, "#fit-params", "8B")
         assert text_of(app, "#fit-summary").startswith("▶ H100")
+
+
+async def test_cost_at_80x24_says_what_lies_out_of_sight_and_how_to_read_it(
+    app_factory: Callable[..., GpuTuiApp],
+) -> None:
+    """The results run far below the screen and the last input below the form: each border
+    counts what is out of sight; the results' says how to get there (esc, then ↑↓)."""
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.pause()
+        results = app.query_one("#cost-results-scroll")
+        hidden = results.virtual_size.height - results.scrollable_content_region.height
+        assert hidden > 0
+        assert results.border_subtitle == f"↓ {hidden} more lines: esc, then ↑↓"
+        form = app.query_one("#cost-form")
+        view = form.scrollable_content_region
+        inputs = list(form.query(Input))
+        below = [field for field in inputs if field.region.y >= view.bottom]
+        assert below
+        assert form.border_subtitle == f"↓ {len(below)} more input" + "s" * (len(below) > 1)
+        await pilot.press("escape", "end")
+        await until(pilot, lambda: results.scroll_y == results.max_scroll_y, "the results' end")
+        assert app.focused is results
+        assert results.border_subtitle == f"↑ {hidden} more lines"
 
 
 async def test_cost_break_even_follows_the_price(app_factory: Callable[..., GpuTuiApp]) -> None:

@@ -8,6 +8,7 @@ from gpu_tui.core.devices.cpu_names import INTEL_MODELS
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import CpuPeak, PeakClock, Peaks
 from gpu_tui.core.devices.rated_clocks import RatedSku, find_rated
+from gpu_tui.core.units import format_flops
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,7 @@ def cpu_fp32_peak(
         gflops = Unknown(per_cycle.reason)
     else:
         gflops = cores * clock_mhz / 1000 * per_cycle
-        basis += f" = {gflops:,.1f} GFLOP/s"
+        basis += f" = {format_flops(gflops / 1000)}"  # as the Specs and the Guide show it
     return CpuPeak(
         gflops=gflops, cores=cores, clock_mhz=clock_mhz, flops_per_cycle=per_cycle, basis=basis
     )

@@ -30,6 +30,7 @@ from gpu_tui.ui.guide.cost_text import (
 )
 from gpu_tui.ui.widgets.field import Field as TextField
 from gpu_tui.ui.widgets.reading_box import ReadingBox
+from gpu_tui.ui.widgets.scroll_hint import ScrollHint
 from gpu_tui.ui.worker_failures import ReportsWorkerFailures
 
 
@@ -106,13 +107,26 @@ def _number(field: Field, text: str) -> float:
     return int(value) if limit.whole else value
 
 
-class CostForm(VerticalScroll):
-    """The inputs, one per line; ↑/↓ move between them."""
+class CostForm(ScrollHint, VerticalScroll):
+    """The inputs, one per line; ↑/↓ move between them (and the border says how many more
+    lie out of sight at 80×24)."""
+
+    HINT_UNIT = "inputs"  # one line each, so the lines out of sight count them
+    HINT_REACH = ""  # ↓ walks the inputs, scrolling the next into sight
 
     BINDINGS = [  # noqa: RUF012 — Textual API
         Binding("up", "app.focus_previous", "Previous field", show=False),
         Binding("down", "app.focus_next", "Next field", show=False),
     ]
+
+
+class CostResults(ScrollHint, VerticalScroll):
+    """The verdict, the sums and the dated prices: taller than the screen at 80×24, so the
+    border says how many lines lie out of sight and how to read them."""
+
+    HINT_UNIT = "lines"
+    HINT_REACH = "esc, then ↑↓"
+    HINT_KEYS = ""
 
 
 class CostView(ReportsWorkerFailures, Widget):
@@ -134,7 +148,7 @@ class CostView(ReportsWorkerFailures, Widget):
                             )
                 # Wide: the words explained under the form, where the rows end (CSS).
                 yield ReadingBox(text_id="cost-terms-side", id="cost-terms-box")
-            with VerticalScroll(id="cost-results-scroll"):
+            with CostResults(id="cost-results-scroll"):
                 yield Static(id="cost-results")
                 yield Static(id="cost-tables")
                 # At 80 columns the form fills its column: the words follow the verdict.

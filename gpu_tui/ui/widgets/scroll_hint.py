@@ -4,6 +4,7 @@ another widget has it. Nothing when everything fits."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual.widgets import DataTable
@@ -18,6 +19,16 @@ else:
     _Base = object  # a plain mixin: a second Widget base would lose the widget's CSS parts
 
 
+def out_of_sight(spans: Iterable[tuple[int, int]], top: float, bottom: float) -> tuple[int, int]:
+    """How many items lie wholly above ``top`` and wholly below ``bottom``, each given as its
+    first line and its height (an item partly in view counts as in view)."""
+    above = below = 0
+    for start, height in spans:
+        above += start + height <= top
+        below += start >= bottom
+    return above, below
+
+
 class ScrollHint(_Base):
     """Mix into a ScrollView (DataTable, OptionList) before the widget class."""
 
@@ -29,18 +40,18 @@ class ScrollHint(_Base):
     """The widget's own keys, said after where the rest lies (or alone when all fits)."""
 
     def hint_counts(self) -> tuple[int, int]:
-        """How much lies above and below the view: a table's rows, another widget's lines."""
+        """How much lies above and below the view: a table's rows, another widget's lines.
+        A widget that counts other things (a chart's bars) gives their spans to
+        :func:`out_of_sight` here."""
         if not isinstance(self, DataTable):
             return round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
         top = self.scroll_y
         bottom = top + self.scrollable_content_region.height - self.header_height
-        above = below = start = 0
+        spans, start = [], 0
         for row in self.ordered_rows:  # rows may be taller than one line (wrapped values)
-            end = start + row.height
-            above += end <= top
-            below += start >= bottom
-            start = end
-        return above, below
+            spans.append((start, row.height))
+            start += row.height
+        return out_of_sight(spans, top, bottom)
 
     def show_hint(self) -> None:
         above, below = self.hint_counts()
@@ -50,7 +61,9 @@ class ScrollHint(_Base):
         count = bool(self.HINT_UNIT)
         where = [f"↑ {above}" if count else "↑"] if above else []
         where += [f"↓ {below}" if count else "↓"] if below else []
-        text = f"{' · '.join(where)} more {self.HINT_UNIT}".rstrip()
+        # "↓ 1 more input", "↑ 1 · ↓ 3 more inputs": the unit agrees with the largest count.
+        unit = self.HINT_UNIT.removesuffix("s") if max(above, below) == 1 else self.HINT_UNIT
+        text = f"{' · '.join(where)} more {unit}".rstrip()
         if self.HINT_REACH and not self.has_focus:
             text += f": {self.HINT_REACH}"
         self.border_subtitle = f"{text} · {self.HINT_KEYS}" if self.HINT_KEYS else text
