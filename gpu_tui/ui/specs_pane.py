@@ -84,7 +84,7 @@ class SpecsPane(Pane, can_focus=False):
                 yield Static(id="spec-machine")  # shown on a wide screen only
             with Vertical(id="spec-main"):
                 yield SpecTable(id="spec-table", cursor_type="row", zebra_stripes=True)
-                yield ReadingBox(text_id="spec-explain", id="spec-explain-box", fit=True)
+                yield ReadingBox(text_id="spec-explain", id="spec-explain-box")
             yield CompareBars(id="spec-compare")
 
     def on_mount(self) -> None:
