@@ -403,8 +403,6 @@ class BenchPane(Pane, RunFiles, RunHooks):
         plots.border_subtitle = "p next plot"
         # A plot with nothing to draw shows its note in its own place: once is enough.
         plot = self.query_one(BenchPlot)
-        plot_note = Text("\n").join(
-            part for part in (plot.legend(spec), Text(spec.note)) if part and spec.has_data
-        )
-        self.query_one("#bench-plot-note", Static).update(plot_note)
+        below = (plot.legend(spec), Text(spec.note)) if spec.has_data else ()
+        self.query_one("#bench-plot-note", Static).update(Text("\n").join(filter(None, below)))
         plot.show(spec)
