@@ -302,11 +302,13 @@ class GpuTuiApp(App[int]):
         """Mount the pane if needed, show it alone, and tell every pane whether it is the
         visible one, so hidden panes stop their timers and drawing."""
         pane = await self.ensure_pane(name)
-        focused = self.screen.focused
+        # The panes live on the home screen: a dialog open above it (a tab event can arrive
+        # after one opened) keeps its own focus.
+        focused = self.home.focused
         if focused is not None and pane not in focused.ancestors_with_self:
             # A hidden widget keeps Textual's focus: keys pressed in a pane with nothing to
             # focus (Fleet without a server) would reach the pane left behind, out of sight.
-            self.screen.set_focus(None)
+            self.home.set_focus(None)
         for other in self.panes.values():
             other.display = other is pane
             other.active = other is pane

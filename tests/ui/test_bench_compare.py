@@ -87,3 +87,17 @@ async def test_the_dialog_hint_fits_one_line_at_80x24_and_the_border_says_how_to
         assert app.screen.query_one("#path-dialog").border_subtitle == "esc closes"
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, PathDialog), "the dialog closed")
+
+
+async def test_a_late_tab_event_leaves_an_open_dialog_its_focus(private_data_dir: Path) -> None:
+    """A pane activated while a dialog is open (a tab event handled after the dialog opened,
+    as on a busy machine) moves the home screen's focus, never the dialog's."""
+    with_recorded_runs(private_data_dir)
+    app = bench_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        field = await open_compare(pilot, app.query_one(BenchPane))
+        await app.activate("bench")
+        await pilot.pause()
+        assert app.focused is field
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PathDialog), "the dialog closed")
