@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
@@ -456,6 +456,17 @@ class MonitorPane(Pane, can_focus=True):
         if action == "clear_filter":
             return bool(self.filter)
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        # Read-only hides K from the footer; a K typed from habit still gets an answer.
+        if event.key == "K" and self.config.read_only and not self.has_class("-no-gpu"):
+            event.stop()
+            self.notify(
+                "gpu-tui is read-only here (--read-only, or read_only in config.toml): "
+                "it sends no signal to a process.",
+                title="Not signalled",
+                severity="warning",
+            )
 
     def action_filter(self) -> None:
         def chosen(text: str | None) -> None:

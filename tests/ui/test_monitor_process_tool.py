@@ -118,7 +118,7 @@ async def test_k_sends_the_chosen_signal_once_confirmed_and_says_so(
         assert f"sent SIGTERM to PID {child.pid}" in status
 
 
-async def test_read_only_offers_no_signal_and_says_so_in_the_header(
+async def test_read_only_offers_no_signal_and_says_why_when_k_is_pressed(
     simulated_nvml: SimulatedNvml,
     child: subprocess.Popen[bytes],
 ) -> None:
@@ -130,6 +130,8 @@ async def test_read_only_offers_no_signal_and_says_so_in_the_header(
         await pilot.press("K")
         assert not isinstance(app.screen, SignalDialog)
         assert child.poll() is None
+        said = [n.message for n in app._notifications]
+        assert any("read-only" in m and "no signal" in m for m in said), said
 
 
 def test_only_a_process_holding_a_gpu_here_may_be_signalled(
