@@ -252,6 +252,9 @@ class MonitorPane(Pane, can_focus=True):
                 GpuCard(slot, mode, id=f"gpu-card-{slot}") for slot in range(sampler.gpu_count)
             ]
             gpus.mount_all(self._cards)
+            # The cards speak in nvidia-smi's short names (SMCLK, MCTL, ENC/DEC): say where
+            # each is spelled out.
+            gpus.border_title = "GPUs · ? says what each reading means"
             self.call_after_refresh(self._lay_out)
         else:
             again = ""

@@ -4,6 +4,7 @@ simulated driver, faults, keys."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 import pytest
@@ -314,3 +315,35 @@ async def test_demo_mode_labels_the_simulated_gpu(
         assert card.has_class("-simulated")
         assert "SIMULATED" in str(card.border_title)
         assert "(SIMULATED)" in app.query_one(ProcessTable).rows_shown[0].cells[-1]
+
+
+SHORT_NAME = re.compile(r"\b[A-Z][A-Za-z]*[A-Z]\b|\btensor\b")
+"""A card's short names: GPU, VRAM, SMCLK, MCTL, ENC/DEC, tensor …"""
+
+
+@pytest.mark.parametrize(
+    ("reading", "size"),
+    [("h200", (160, 48)), ("hgx_h100_8gpu", (160, 48)), ("hgx_h100_8gpu", (80, 24))],
+)
+async def test_every_short_name_on_a_card_is_spelled_out_where_the_title_points(
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    reading: str,
+    size: tuple[int, int],
+) -> None:
+    library = simulated_nvml(reading, add=("hgx_h100_8gpu_training",) if "hgx" in reading else ())
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: drawn(app), "the cards drawn")
+        await until(pilot, lambda: all("/700" in text(card) for card in cards(app)), "readings")
+        model_names = " ".join(str(device["name"]) for device in library.devices)
+        names = {
+            word
+            for card in cards(app)
+            for word in SHORT_NAME.findall(text(card))
+            if word not in model_names  # a one-line card starts with the GPU's name
+        }
+        assert {"GPU", "VRAM"} <= names
+        spelled_out = {word for key, _ in MonitorPane.LEGEND for word in re.split("[ /]", key)}
+        assert names - spelled_out - {"GB", "GiB", "MHz"} == set()  # units need no legend
+        assert "?" in str(app.query_one("#monitor-gpus").border_title)
