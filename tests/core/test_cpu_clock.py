@@ -52,3 +52,15 @@ def test_a_kernel_that_refuses_executable_memory_is_not_measured(
 
     monkeypatch.setattr(cpu_clock.mmap, "mmap", refused)
     assert cpu_clock.sustained_clock_mhz(2) is None
+
+
+def test_a_chain_that_runs_faster_than_any_clock_measured_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A core that folds the adds (as Golden Cove and later fold add-a-constant) runs the chain
+    # at several adds per cycle: no clock, rather than a CPU peak several times too high.
+    monkeypatch.setattr(cpu_clock, "_best_mhz", lambda chain, runs: 10_873.0)
+    assert cpu_clock.sustained_clock_mhz(2) is None
+    cpu_clock.sustained_clock_mhz.cache_clear()
+    monkeypatch.setattr(cpu_clock, "_best_mhz", lambda chain, runs: 3_278.0)
+    assert cpu_clock.sustained_clock_mhz(2) == 3_278.0

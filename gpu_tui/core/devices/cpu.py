@@ -163,7 +163,7 @@ def build_cpu_info(sources: CpuSources) -> CpuInfo:
     nominal = _float(_first(blocks, "cpu MHz"))
     current: Maybe[float] = sources.current_mhz or nominal or Unknown("no clock reported")
     max_mhz: Maybe[float] = sources.max_mhz or Unknown(
-        "no cpufreq driver exposes the boost clock (usual in VMs)"
+        "no cpufreq driver exposes the boost clock, as is usual in a VM"
     )
     peak_cores = physical if isinstance(physical, int) else logical
     sustained: Maybe[float] = sources.sustained_mhz or Unknown(
