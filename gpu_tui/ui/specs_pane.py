@@ -269,6 +269,10 @@ class SpecsPane(Pane, can_focus=False):
         follow, each with its meaning, so the sheet reads whole without moving the cursor."""
         panel = self.query_one("#spec-explain-box", ReadingBox)
         self._explained = (spec_row, self._wide())
+        # Wide, the box stops where a short text does. Narrow, it keeps its height: a box that
+        # changed with each row would move the table under the cursor.
+        panel.fit = self._wide()
+        panel.fit_text()
         if spec_row is None:
             panel.update("")
             return

@@ -354,3 +354,45 @@ async def test_at_160x48_a_note_shared_by_rows_is_told_once_as_a_sentence(
         legend = next(r.note for r in pane.sections[labels.index("Topology")].rows if r.note)
         assert words.count(legend[:30]) == 1  # eight GPUs share it: said once
         assert re.search(r"\. [a-z]", words.split("The other fields")[1]) is None  # sentences
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_a_short_explanation_wide_gets_a_box_its_own_height_narrow_a_steady_one(
+    simulated_nvml: SimulatedNvml, size: tuple[int, int]
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=("hgx_h100_8gpu_topology",))
+    inventory = discover(nvml=library.binding)
+    app = make_app(AppConfig(demo=False, discover=lambda: inventory, nvml=library.binding))
+    async with app.run_test(size=size) as pilot:
+        pane = app.query_one(SpecsPane)
+        await until(pilot, lambda: bool(pane.sections), "the sheet")
+        box = app.query_one("#spec-explain-box", ReadingBox)
+        table = app.query_one("#spec-table", DataTable)
+        labels = [section.label or section.title for section in pane.sections]
+
+        def blank_rows() -> int:
+            """The box's rows on screen, from its bottom up, that hold nothing."""
+            region = box.scrollable_content_region
+            strips = screen_strips(app.screen)
+            lines = [
+                strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)
+            ]
+            return len(lines) - len("\n".join(lines).rstrip().splitlines())
+
+        await pilot.press(*["down"] * labels.index("Topology"))
+        for name in ("Topology", "NVIDIA driver"):
+            section = pane.sections[labels.index(name)]
+            await until(pilot, lambda s=section: pane.current_section() is s, name)
+            first = section.rows[0]
+            heading = re.sub(r"\s+", "", f"{first.label}:{first.value}")
+            await until(pilot, lambda h=heading: h in box_shows(app, box), f"{name} explained")
+            if size == (160, 48):  # wide: the box stops where its text does, nothing cut
+                await until(
+                    pilot, lambda: blank_rows() == 0, f"{name}: the box as tall as its text"
+                )
+                assert not box.overflows
+                assert "The other fields of" in explanation(app)
+            else:  # narrow: the box keeps its rows, so the table never moves under the cursor
+                assert box.outer_size.height == 8
+                assert table.outer_size.height + box.outer_size.height == pane.size.height
+            await pilot.press("down")

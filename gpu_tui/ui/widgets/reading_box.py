@@ -14,14 +14,19 @@ AT_END = "end · Shift+Tab back"
 
 class ReadingBox(VerticalScroll):
     """Holds one Static (``text_id``). Tab reaches it only when its text is taller than the box;
-    then ↑↓, PgUp/PgDn, Home/End scroll it, and the border subtitle says so."""
+    then ↑↓, PgUp/PgDn, Home/End scroll it, and the border subtitle says so.
 
-    def __init__(self, *, text_id: str, id: str | None = None) -> None:
+    With ``fit``, the box is never taller than its text: the height its CSS gives it is the
+    most it takes, and a short text leaves the rest to the widgets around it instead of
+    framing blank rows."""
+
+    def __init__(self, *, text_id: str, id: str | None = None, fit: bool = False) -> None:
         super().__init__(id=id)
         self.text_id = text_id
+        self.fit = fit
 
     def compose(self) -> ComposeResult:
-        yield Static(id=self.text_id)
+        yield _Text(id=self.text_id)
 
     @property
     def text(self) -> Static:
@@ -56,6 +61,12 @@ class ReadingBox(VerticalScroll):
         # New text is laid out a pass after ``update``: its height is known only here.
         self.call_after_refresh(self.show_hint)
 
+    def fit_text(self) -> None:
+        """With ``fit``: cap the box at its text's height (laid out at the box's width, so it
+        does not depend on the box's height) plus the border and padding."""
+        height = self.text.outer_size.height + self.styles.gutter.height
+        self.styles.max_height = height if self.fit else None
+
     def watch_has_focus(self, has_focus: bool) -> None:
         super().watch_has_focus(has_focus)
         self.show_hint()
@@ -63,3 +74,12 @@ class ReadingBox(VerticalScroll):
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
         self.show_hint()
+
+
+class _Text(Static):
+    """The box's text. Its height changes with its words and with the box's width, and only
+    it is told (the box's virtual size is never less than the box): it tells the box."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, ReadingBox):
+            self.parent.fit_text()
