@@ -352,7 +352,7 @@ def _intel_flops(
     if family != 6:
         return Unknown(f"Intel family {family} is not in our FLOP/cycle table")
     if model in _INTEL_SERVER_AVX512 and "avx512f" in flags:
-        return 64, f"{_INTEL_SERVER_AVX512[model]}: 2×512-bit FMA (1 unit on some SKUs: 32)"
+        return 64, f"{_INTEL_SERVER_AVX512[model]}: 2×512-bit FMA, 32 on SKUs with one unit"
     if "avx512f" in flags and "amx_tile" in flags:
         # AMX ships only on Xeons from Sapphire Rapids on, all with two 512-bit FMA units; VMs
         # often hide the real model number (a 2-vCPU VM here reports model 0xA7, a client
