@@ -16,6 +16,7 @@ from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import (
     format_gigabytes,
     format_reading,
+    format_reading_percent,
     format_temperature,
     gigabyte_symbol,
     temperature_symbol,
@@ -266,7 +267,7 @@ class GpuCard(RowsWidget):
         head.append("  ").append_text(self._throttle(gpu))
         label = self._s("label")
         util = Text("GPU ", style=label).append_text(self._bar(gpu.utilization_percent, 100.0, 8))
-        util.append(format_reading(gpu.utilization_percent, "4.0f", "%") + " ")
+        util.append(format_reading_percent(gpu.utilization_percent, width=5) + " ")
         tensor = tensor_text(gpu)
         if tensor:
             util.append(tensor + " ", style=label)
@@ -300,7 +301,7 @@ class GpuCard(RowsWidget):
             format_reading(gpu.memory_clock_mhz, unit=" MHz")
         )
         clocks.append("  MCTL ", style=label).append(
-            format_reading(gpu.memory_utilization_percent, ".0f", "% busy")
+            format_reading_percent(gpu.memory_utilization_percent) + " busy"
         )
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
@@ -314,11 +315,12 @@ class GpuCard(RowsWidget):
         extras.append(
             (
                 "ENC/DEC ",
-                f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%",
+                # A pair shares its unit, as 612/700 W does.
+                f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)} %",
             )
         )
         if not isinstance(gpu.fan_percent, Unknown):
-            extras.append(("fan ", f"{gpu.fan_percent:.0f}%"))
+            extras.append(("fan ", format_reading_percent(gpu.fan_percent)))
         for name, value in extras:
             if clocks.cell_len + 2 + len(name) + len(value) <= width:
                 clocks.append("  " + name, style=label).append(value)
