@@ -245,17 +245,20 @@ class GpuCard(RowsWidget):
             self._bar(gpu.utilization_percent, 100.0, 6)
         )
         line.append(ends["util"])
-        tensor = tensor_text(gpu)
-        if tensor:
-            line.append(" " + tensor, style=self._s("label"))
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
-        line.append("  VRAM ", style=self._s("label")).append_text(
+        rest = Text("  VRAM ", style=self._s("label")).append_text(
             self._bar(gpu.memory_used_bytes, used_high, 5)
         )
-        line.append(f"{format_gigabytes(gpu.memory_used_bytes, symbol=False)}G")
+        rest.append(f"{format_gigabytes(gpu.memory_used_bytes, symbol=False)}G")
         power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
         temp = format_temperature(gpu.temperature_c, symbol=False) + temperature_symbol()
-        line.append(f"  {temp}  {power}")
+        rest.append(f"  {temp}  {power}")
+        tensor = tensor_text(gpu)
+        # Tensor activity only where its widest fits beside the figures after it: a power
+        # figure cut short reads as a wrong one, and the column must not come and go.
+        if tensor and line.cell_len + len(" tensor 100 %") + rest.cell_len <= width:
+            line.append(" " + tensor, style=self._s("label"))
+        line.append_text(rest)
         words = throttle_text(gpu.throttle_reasons)
         if words:
             line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
