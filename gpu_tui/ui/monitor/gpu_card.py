@@ -208,8 +208,15 @@ class GpuCard(RowsWidget):
             line.append_text(cells_text((spark_cells, self._s("graph"))))
         return line
 
-    def _extras(self, gpu: GpuSample) -> Text:
-        return Text(links_text(gpu) + " · ECC ").append_text(self._ecc(gpu))
+    def _extras(self, gpu: GpuSample, width: int) -> Text:
+        """Links, video engines, fan and ECC; where the line is too narrow the fan, then the
+        video engines, are left out whole: a figure cut short reads as a wrong one."""
+        ecc = self._ecc(gpu)
+        for video, fan in ((True, True), (True, False), (False, False)):
+            text = links_text(gpu, video=video, fan=fan) + " · ECC "
+            if len(text) + ecc.cell_len <= width:
+                break
+        return Text(text).append_text(ecc)
 
     def _ecc(self, gpu: GpuSample) -> Text:  # uncorrected since boot: any is worth red
         ecc = gpu.ecc_errors_uncorrected
@@ -361,7 +368,7 @@ class GpuCard(RowsWidget):
             self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width, drawn),
             self._row("SMCLK", "sm_clock_mhz", "max_sm_clock_mhz", ends["sm"], width),
             self._row("MCLK", "memory_clock_mhz", "max_memory_clock_mhz", ends["mclk"], width),
-            self._extras(gpu),
+            self._extras(gpu, width),
             self._throttle(gpu),
         ]
         if mig:

@@ -88,15 +88,20 @@ def nvlink_text(gpu: GpuSample) -> str:
     return f"NVLink ↓{rate(rx)}↑{rate(tx)} GB/s"
 
 
-def links_text(gpu: GpuSample) -> str:
-    """PCIe and NVLink traffic, video engines and fan, on one line."""
+def links_text(gpu: GpuSample, *, video: bool = True, fan: bool = True) -> str:
+    """PCIe and NVLink traffic, video engines and fan, on one line (the last two only where
+    ``video`` and ``fan`` ask for them)."""
     nvlink = nvlink_text(gpu)
     return (
         f"PCIe ↓{rate(gpu.pcie_rx_bytes_per_second)} ↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         + (f" · {nvlink}" if nvlink else "")
-        + f" · ENC {format_reading_percent(gpu.encoder_percent)}"
-        f" DEC {format_reading_percent(gpu.decoder_percent)}"
-        f" · fan {format_reading_percent(gpu.fan_percent)}"
+        + (
+            f" · ENC {format_reading_percent(gpu.encoder_percent)}"
+            f" DEC {format_reading_percent(gpu.decoder_percent)}"
+            if video
+            else ""
+        )
+        + (f" · fan {format_reading_percent(gpu.fan_percent)}" if fan else "")
     )
 
 
