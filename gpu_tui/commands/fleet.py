@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=minutes,
         default=15.0,
         metavar="N",
-        help="idle while allocated: memory held and ~0%% utilisation for N minutes, 0.1 to "
+        help="idle while allocated: memory held and ~0 %% utilisation for N minutes, 0.1 to "
         "1440 (default: 15); a GPU is flagged once its readings cover all N minutes",
     )
     parser.add_argument(

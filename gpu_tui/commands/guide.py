@@ -109,7 +109,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="utilization",
         type=checked(for_flag(cost.UTILIZATION).parse),
         metavar="U",
-        help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90%%)",
+        help="on-prem utilisation, 0.5 or 50%% (default: 30, 50, 70 and 90 %%)",
     )
     cost_options.add_argument(
         "--measured-tflops",

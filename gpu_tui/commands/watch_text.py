@@ -16,7 +16,12 @@ from typing import Any
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.nvml_gpm import FIRST
 from gpu_tui.core.monitor.samples import GpuSample, MigSample, Sample
-from gpu_tui.core.units import format_gigabytes, format_reading, format_temperature
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_reading,
+    format_reading_percent,
+    format_temperature,
+)
 
 GPU_INDENT = "  "
 """A GPU's line under the host's, when a tick takes a line per GPU."""
@@ -50,7 +55,8 @@ def _per_core(sample: Sample) -> str:
     cores = sample.cpu.per_core_percent
     if len(cores) <= 8:
         return "[" + " ".join(f"{c:3.0f}" for c in cores) + "]"
-    return f"[cores {min(cores):.0f}–{max(cores):.0f}%]"  # idlest to busiest core
+    # idlest to busiest core; a range shares its unit, as 63–87 °C would
+    return f"[cores {min(cores):.0f}–{format_reading_percent(max(cores))}]"
 
 
 def _load(sample: Sample) -> str:
@@ -70,9 +76,14 @@ def _swap(sample: Sample) -> str:
 HOST: tuple[tuple[Column, ...], ...] = (
     (Column("time", lambda s: time.strftime("%H:%M:%S", time.localtime(s.timestamp))),),
     (
-        Column("cpu", lambda s: f"cpu {s.cpu.percent:.0f}%", lambda _s: "cpu 100%", word="cpu "),
         Column(
-            "cores", _per_core, lambda s: "[cores 100–100%]" * (len(s.cpu.per_core_percent) > 8), 4
+            "cpu",
+            lambda s: f"cpu {format_reading_percent(s.cpu.percent)}",
+            lambda _s: "cpu 100 %",
+            word="cpu ",
+        ),
+        Column(
+            "cores", _per_core, lambda s: "[cores 100–100 %]" * (len(s.cpu.per_core_percent) > 8), 4
         ),
         Column(
             "clock",
@@ -114,8 +125,8 @@ def _memory(gpu: GpuSample, *, full: bool = False) -> str:
 def _tensor(gpu: GpuSample) -> str:
     activity = gpu.activity
     if isinstance(activity, Unknown) or isinstance(activity.tensor_percent, Unknown):
-        return "tensor ?%"
-    return f"tensor {activity.tensor_percent:.0f}%"
+        return "tensor ? %"
+    return f"tensor {format_reading_percent(activity.tensor_percent)}"
 
 
 def _power(gpu: GpuSample, *, full: bool = False) -> str:
@@ -129,10 +140,10 @@ def _power(gpu: GpuSample, *, full: bool = False) -> str:
 GPU: tuple[Column, ...] = (
     Column(
         "util",
-        lambda g: f"{format_reading(g.utilization_percent, unknown='?')}%",
-        lambda _g: "100%",
+        lambda g: format_reading_percent(g.utilization_percent, unknown="? %"),
+        lambda _g: "100 %",
     ),
-    Column("tensor", _tensor, lambda _g: "tensor 100%", drop=1, word="tensor "),
+    Column("tensor", _tensor, lambda _g: "tensor 100 %", drop=1, word="tensor "),
     Column("memory", _memory, lambda g: _memory(g, full=True)),
     Column(
         "temp",

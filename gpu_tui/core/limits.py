@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from gpu_tui.core.errors import UsageError
-from gpu_tui.core.units import format_exact
+from gpu_tui.core.units import format_exact, format_percent
 
 # What a typed number may look like: ASCII digits (Python's float() would also take "٣", "nan",
 # "inf" and "1e999", none of which is a sensible price or token count), underscores between
@@ -43,7 +43,7 @@ class Limit:
         """The valid range in words, e.g. ``a whole number between 0 and 10,000,000 tokens``."""
         kind = "a whole number " if self.whole else ""
         if self.percent:
-            return f"between {format_exact(self.low * 100)}% and {format_exact(self.high * 100)}%"
+            return f"between {format_percent(self.low, None)} and {format_percent(self.high, None)}"
         if self.unit == "$":
             return f"{kind}between ${format_exact(self.low)} and ${format_exact(self.high)}"
         unit = f" {self.unit}" if self.unit else ""
@@ -88,7 +88,7 @@ class Limit:
             error = self.refusal(shown(text))
         if self.percent and not percent:
             # A bare 50 means 50 % to some and 5000 % to others: say how to write it.
-            error = UsageError(f"{error} (write a percentage like 50% or a fraction like 0.5)")
+            error = UsageError(f"{error} (write a percentage like 50 % or a fraction like 0.5)")
         raise error
 
     def parse_whole(self, text: str) -> int:

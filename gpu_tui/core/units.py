@@ -17,7 +17,9 @@ Plain numbers (``,`` is the thousands separator; none of these writes ``1e+03``,
 - :func:`format_percent`: a fraction as a percentage, a space before ``%`` as SI writes it,
   and a true minus sign: ``91.5 %`` · ``−66 %`` · ``+31 %`` (the Guide's prose and tables).
 - :func:`format_reading`: a reading that may be :class:`Unknown`, in a format spec of the
-  caller's, or a short marker when unknown: ``45%`` · ``–``.
+  caller's, or a short marker when unknown: ``612 W`` · ``–``; and
+  :func:`format_reading_percent`: one already in percent, as :func:`format_percent` writes
+  it: ``45 %`` · ``–``.
 
 Bytes are counted in bytes everywhere; only the text changes, to the unit the user chose (the
 config file's ``size_unit``): binary by default (``KiB`` ``MiB`` ``GiB`` ``TiB``, steps of 1,024,
@@ -322,9 +324,15 @@ def format_percent(fraction: float, digits: int | None = 1, *, signed: bool = Fa
     """``0.915`` → ``91.5 %`` (``digits`` decimals; ``None``: as few as the value needs, for
     a value someone typed: ``55.5 %``, ``50 %``); negative with a true minus (``−66 %``);
     ``signed`` also writes ``+`` before a positive one (a return or a change)."""
+    return _percent_text(fraction * 100, digits, signed)
+
+
+def _percent_text(percentage: float, digits: int | None, signed: bool) -> str:
+    """The one rule every percentage is written by, from a value already in percent (a reading
+    in percent is not divided by 100 and multiplied back, which can move a rounding)."""
     spec = ",g" if digits is None else f",.{digits}f"
-    text = f"{abs(fraction) * 100:{spec}} %"
-    if fraction < 0 and text.strip("0., %"):  # "−0 %" would be a sign on nothing
+    text = f"{abs(percentage):{spec}} %"
+    if percentage < 0 and text.strip("0., %"):  # "−0 %" would be a sign on nothing
         return MINUS + text
     return f"+{text}" if signed and text.strip("0., %") else text
 
@@ -332,11 +340,23 @@ def format_percent(fraction: float, digits: int | None = 1, *, signed: bool = Fa
 def format_reading(
     value: Maybe[float] | Maybe[int], spec: str = ".0f", unit: str = "", *, unknown: str = "–"
 ) -> str:
-    """A reading in the format ``spec`` with ``unit`` after it (``45%``), or ``unknown`` (an
-    en dash by default) when it could not be read: the reason is shown elsewhere."""
+    """A reading in the format ``spec`` with ``unit`` after it (``612 W``), or ``unknown`` (an
+    en dash by default) when it could not be read: the reason is shown elsewhere. A reading in
+    percent takes :func:`format_reading_percent`."""
     if isinstance(value, Unknown):
         return unknown
     return f"{value:{spec}}{unit}"
+
+
+def format_reading_percent(
+    value: Maybe[float] | Maybe[int], digits: int = 0, *, width: int = 0, unknown: str = "–"
+) -> str:
+    """A reading already in percent (0 to 100, as the driver and the kernel report it) as
+    :func:`format_percent` writes a fraction: ``45 %``, right-aligned to ``width`` so figures
+    stay under each other (``5``: `` 45 %``); or ``unknown`` when it could not be read."""
+    if isinstance(value, Unknown):
+        return unknown
+    return _percent_text(value, digits, False).rjust(width)
 
 
 def format_bytes_short(value: float) -> str:

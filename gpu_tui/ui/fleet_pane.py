@@ -24,9 +24,10 @@ from gpu_tui.core.errors import UsageError
 from gpu_tui.core.fleet.gpu_lines import window_text
 from gpu_tui.core.fleet.grid import HEADERS, SORTS, grid_rows, header_labels, summary
 from gpu_tui.core.fleet.history import WINDOWS_MINUTES, HistorySource, NodeHistory
-from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
+from gpu_tui.core.fleet.model import IDLE_MAX_UTIL, FleetNode, FleetSnapshot
 from gpu_tui.core.fleet.poller import Poller
 from gpu_tui.core.monitor.history_window import window_name
+from gpu_tui.core.units import format_reading_percent
 from gpu_tui.ui.config import AppConfig
 from gpu_tui.ui.fleet_node import FleetNodeView
 from gpu_tui.ui.pane import Pane
@@ -529,7 +530,8 @@ class FleetPane(Pane, can_focus=False):
             box.update(f"No GPU idle while allocated (for {window_text(snapshot.idle_window)}).")
             return
         window = window_text(snapshot.idle_window)
-        lines = [f"Idle while allocated: ≤1% for {window} with memory held"]
+        idle_at = format_reading_percent(IDLE_MAX_UTIL)
+        lines = [f"Idle while allocated: ≤{idle_at} for {window} with memory held"]
         for gpu in idle[:IDLE_SHOWN]:
             who = f"  {gpu.namespace}/{gpu.pod}" if gpu.pod else f"  {gpu.job}" if gpu.job else ""
             lines.append(f"  {gpu.node} gpu{gpu.gpu}{who}")

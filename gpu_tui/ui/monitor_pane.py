@@ -76,7 +76,7 @@ class MonitorPane(Pane, can_focus=True):
         ("ECC", "Memory errors corrected since the driver loaded"),
         ("ENC/DEC", "The video encoder's and decoder's busy share"),
         ("G", "GiB (GB with size_unit = decimal)"),
-        ("SM%", "A process's share of the SMs' time; TYPE C compute, G graphics"),
+        ("SM %", "A process's share of the SMs' time; TYPE C compute, G graphics"),
         ("USER ?", "The process is in another PID namespace (a container): --pid=host shows it"),
     )
 

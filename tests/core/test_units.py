@@ -120,10 +120,18 @@ def test_format_times_is_format_number_with_a_times_sign() -> None:
 
 def test_format_reading_says_unknown_with_a_marker_of_the_callers_choice() -> None:
     assert units.format_reading(45.6) == "46"
-    assert units.format_reading(45.6, "4.0f", "%") == "  46%"
-    assert units.format_reading(3, ".0f", "% busy") == "3% busy"
-    assert units.format_reading(Unknown("no sensor"), unit="%") == "–"
+    assert units.format_reading(612.4, "5.0f", " W") == "  612 W"
+    assert units.format_reading(Unknown("no sensor"), unit=" W") == "–"
     assert units.format_reading(Unknown("no sensor"), unknown="?") == "?"
+
+
+def test_format_reading_percent_writes_a_reading_in_percent_as_format_percent_does() -> None:
+    assert units.format_reading_percent(45.6) == "46 %"
+    assert units.format_reading_percent(45.6, width=5) == " 46 %"
+    assert units.format_reading_percent(100, width=5) == "100 %"  # the widest fits whole
+    assert units.format_reading_percent(54.5) == "54 %"  # 54.5 / 100 * 100 would round to 55
+    assert units.format_reading_percent(Unknown("no sensor"), width=5) == "–"
+    assert units.format_reading_percent(Unknown("no sensor"), unknown="?") == "?"
 
 
 @pytest.mark.parametrize(

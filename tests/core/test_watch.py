@@ -107,9 +107,9 @@ def test_human_line_is_one_line_of_columns() -> None:
         a_sample(a_gpu(), a_gpu(index=1, lost=True), a_gpu(index=2, stale=True, simulated=True))
     )
     assert "\n" not in line
-    assert "cpu  12% [ 10  15]    ?MHz load  0.50" in line  # room for 100 %, 4 digits, 10.00
+    assert "cpu  12 % [ 10  15]    ?MHz load  0.50" in line  # room for 100 %, 4 digits, 10.00
     assert "mem  4.0/16.0GiB swap 0.0/2.0GiB" in line
-    assert "gpu0            97% tensor  12% 60.0/80.0GiB  71 °C 655/700W" in line  # under sim2's
+    assert "gpu0            97 % tensor  12 % 60.0/80.0GiB  71 °C 655/700W" in line  # under sim2's
     assert "gpu1           LOST " in line
     assert "sim2 SIMULATED" in line
     assert line.endswith(" | sim2 SIMULATED (stale)")  # after the columns: it moves none
@@ -123,15 +123,15 @@ def test_a_tick_wider_than_the_terminal_goes_on_a_line_per_gpu() -> None:
     host, gpu0, gpu1 = watch_text.Layout(sample, 80).lines(sample)
     assert host.endswith("swap 0.0/2.0GiB")
     assert len(host) <= 80
-    assert gpu0.startswith("  gpu0  97% tensor  12% 60.0/80.0GiB")
+    assert gpu0.startswith("  gpu0  97 % tensor  12 % 60.0/80.0GiB")
     assert gpu1.startswith("  gpu1 ")
 
 
 def test_a_narrow_terminal_loses_the_least_needed_columns_not_a_row_s_shape() -> None:
     sample = a_sample(a_gpu(), a_gpu(index=1))
     host, gpu0, _gpu1 = watch_text.Layout(sample, 40).lines(sample)
-    assert host.endswith(" | cpu  12% | mem  4.0/16.0GiB")  # per-core, clock, load, swap out
-    assert gpu0 == "  gpu0  97% tensor  12% 60.0/80.0GiB"  # temperature and power left out
+    assert host.endswith(" | cpu  12 % | mem  4.0/16.0GiB")  # per-core, clock, load, swap out
+    assert gpu0 == "  gpu0  97 % tensor  12 % 60.0/80.0GiB"  # temperature and power left out
     assert max(len(host), len(gpu0)) <= 40
 
 
@@ -141,8 +141,8 @@ def test_the_tensor_column_is_kept_for_the_second_tick_and_nothing_moves() -> No
     first, second = a_sample(pending), a_sample(a_gpu())
     layout = watch_text.Layout(first, None)
     before, after = layout.lines(first)[0], layout.lines(second)[0]
-    assert "tensor   ?%" in before
-    assert "tensor  12%" in after
+    assert "tensor   ? %" in before
+    assert "tensor  12 %" in after
     assert len(before) == len(after)
     assert before.index("60.0/80.0GiB") == after.index("60.0/80.0GiB")
     without = a_gpu(activity=Unknown("needs a Hopper or newer GPU (H100, H200, GH200, B200)"))
@@ -170,7 +170,7 @@ def test_human_line_summarises_many_cores() -> None:
         a_sample(),
         cpu=CpuSample(50.0, tuple(float(i) for i in range(64)), 3000.0, NOT_SUPPORTED, 1.0),
     )
-    assert "[cores 0–63%] 3000MHz load     ?" in watch_text.human_line(sample)
+    assert "[cores 0–63 %] 3000MHz load     ?" in watch_text.human_line(sample)
 
 
 # --- sources: NVML missing, NVML present, --demo ----------------------------------------------
@@ -275,8 +275,8 @@ def test_watch_to_a_pipe_fits_columns_and_keeps_its_columns_from_the_first_tick(
     assert len(lines) == 2 * (1 + 8)  # each tick: the host's line, then one per GPU
     assert max(map(len, lines)) <= 80
     first, second = lines[1], lines[10]  # gpu0 on each tick
-    assert "tensor   ?%" in first  # GPM compares two samples: the place is kept on the first
-    assert "tensor  42%" in second
+    assert "tensor   ? %" in first  # GPM compares two samples: the place is kept on the first
+    assert "tensor  42 %" in second
     assert [first.index(word) for word in ("tensor", "GiB", "W")] == [
         second.index(word) for word in ("tensor", "GiB", "W")
     ]

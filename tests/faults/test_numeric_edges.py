@@ -115,7 +115,7 @@ INPUTS = [
     _cost("--cloud-price", "between $0.01 and $1,000", ("0", "0.0099", "1000.01"), ("0.01", "1e3")),
     _cost(
         "--utilisation",  # its first spelling, --utilization, is the same option
-        "between 0.1% and 100%",
+        "between 0.1 % and 100 %",
         ("0", "0.0009", "0.09%", "100.1%", "1.01", "50", "1e-320"),
         ("0.001", "0.1%", "100%", "1", "50 %"),
     ),
@@ -129,11 +129,11 @@ INPUTS = [
     _cost("--install-usd", "between $0 and $1,000,000,000", ("1e9000",), ("0", "-0", "1e-320")),
     _cost("--gpus-per-node", "between 1 and 1,024 GPUs", ("0", "1025", "8.5"), ("1", "1024")),
     _cost("--life-years", "between 0.1 and 50 years", ("0", "0.09", "50.01"), ("0.1", "50")),
-    _cost("--maintenance", "between 0% and 100%", ("1.01", "101%"), ("0", "1", "100%")),
+    _cost("--maintenance", "between 0 % and 100 %", ("1.01", "101%"), ("0", "1", "100%")),
     _cost("--staff-usd", "between $0 and $100,000,000", ("100000001",), ("0", "1e8")),
     _cost("--colo-usd-per-kw-year", "between $0 and $1,000,000", ("1000001",), ("0", "1e6")),
     _cost("--node-kw", "between 0 and 1,000 kW", ("1000.1",), ("0", "1000")),
-    _cost("--idle-fraction", "between 0% and 100%", ("1.5", "100.5%"), ("0", "1", "30%")),
+    _cost("--idle-fraction", "between 0 % and 100 %", ("1.5", "100.5%"), ("0", "1", "30%")),
     _cost("--pue", "between 1 and 5", ("0.99", "5.01"), ("1", "5")),
     _cost("--usd-per-kwh", "between $0 and $10", ("10.01",), ("0", "10")),
     _set("tasks", "between 1 and 1,000,000,000,000", ("0", "1000000000001", "2.5"), ("1", "1e12")),

@@ -162,7 +162,7 @@ def test_the_view_lists_the_gpus_now_and_those_only_the_history_holds() -> None:
     node = fleet_snapshot().nodes[2]  # dgx-h03: a hot GPU with an XID, one power-capped
     rows = gpu_rows(node, None)
     assert [row.gpu for row in rows] == [str(i) for i in range(8)]
-    assert rows[5].cells() == ("5", "100%", "70/80G", "86/87°", "690/700W", "hot xid79", "")
+    assert rows[5].cells() == ("5", "100 %", "70/80G", "86/87°", "690/700W", "hot xid79", "")
     assert rows[5].warn
     assert rows[3].flags == "thr power cap"
     assert not rows[0].warn

@@ -628,8 +628,8 @@ async def test_fit_form_states_the_range_of_a_bad_number(
 
 
 COST_REFUSALS = [
-    ("#cost-util", "1e-320", "utilisation must be between 0.1% and 100%", "50"),
-    ("#cost-util", "150", "utilisation must be between 0.1% and 100%", "100"),
+    ("#cost-util", "1e-320", "utilisation must be between 0.1 % and 100 %", "50"),
+    ("#cost-util", "150", "utilisation must be between 0.1 % and 100 %", "100"),
     ("#cost-tflops", "1e-320", "measured TFLOP/s must be between 0.001 and 1,000,000", "1"),
     ("#cost-gpus", "8.5", "gpus_per_node must be a whole number between 1 and 1,024", "8"),
     ("#cost-gpus", "٣", "gpus_per_node must be a whole number between 1 and 1,024", "3"),

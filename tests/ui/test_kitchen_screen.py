@@ -187,7 +187,7 @@ async def test_a_race_that_finished_behind_another_pane_is_drawn_whole(
         assert pane.has_class("-finished")
         for bar in pane.query(ProgressLine):
             drawn = str(bar.render())
-            assert drawn == "━" * (bar.size.width - 5) + "100%"  # the full width, not "━100%"
+            assert drawn == "━" * (bar.size.width - 6) + "100 %"  # the full width, not "━100 %"
             assert bar.size.width > 20
         assert "BRIGADE 1,000× FASTER" in words(app)
         grid = pane.query_one(SquadGrid)

@@ -21,7 +21,7 @@ from tests.fakes.processes import FakeHostProcess, FakeProcess
 from tests.polling import until
 
 FAST = 0.1
-COLUMNS_SHOWN = ("GPU", "PID", "USER", "TYPE", "VRAM", "SM%", "CPU%", "RAM", "TIME")
+COLUMNS_SHOWN = ("GPU", "PID", "USER", "TYPE", "VRAM", "SM %", "CPU %", "RAM", "TIME")
 GIB = 1 << 30
 LONG = ["python", "-m", "torch.distributed.run", "--nproc-per-node=8", "train.py"]
 LONG += ["--config", "configs/llama-3.1-70b-long-context.yaml", "--resume", "latest"]
@@ -71,11 +71,11 @@ async def test_each_process_shows_gpu_memory_sm_share_host_cpu_memory_time_and_u
     async with app.run_test(size=(160, 48)) as pilot:
         table = app.query_one(ProcessTable)
         await until(pilot, lambda: len(table.rows_shown) == 3, "three processes listed")
-        await until(pilot, lambda: cells(table)[4242]["CPU%"] != "–", "a second reading")
+        await until(pilot, lambda: cells(table)[4242]["CPU %"] != "–", "a second reading")
         run = cells(table)[4242]
         assert run["VRAM"] == "60.0G"
-        assert run["SM%"] == "87%"
-        assert 200 < float(run["CPU%"]) < 300  # two and a half cores busy
+        assert run["SM %"] == "87 %"
+        assert 200 < float(run["CPU %"]) < 300  # two and a half cores busy
         assert run["RAM"] == "12.0G"
         assert re.fullmatch(r"1:02:0[3-6]", run["TIME"])
         assert run["USER"] == "alice"
@@ -83,16 +83,16 @@ async def test_each_process_shows_gpu_memory_sm_share_host_cpu_memory_time_and_u
         assert run["COMMAND"] == " ".join(LONG)
         assert cells(table)[5151]["RAM"] == "512.0M"
         assert cells(table)[777]["USER"] == "(other)"
-        assert cells(table)[777]["SM%"] == "0%"  # listed, no kernel since the last sample
-        assert cells(table)[777]["CPU%"] == "–"
+        assert cells(table)[777]["SM %"] == "0 %"  # listed, no kernel since the last sample
+        assert cells(table)[777]["CPU %"] == "–"
         header = table.rows[0].plain.split()
-        assert header == [*COLUMNS_SHOWN, "COMMAND"]
+        assert header == " ".join([*COLUMNS_SHOWN, "COMMAND"]).split()  # "SM %" is two words
 
 
 async def test_labels_mean_one_thing_each(
     app_factory: Callable[..., GpuTuiApp], node: ModuleType
 ) -> None:
-    """Host memory is RAM, the memory controller's busy share MCTL, the SM clock SMCLK; SM%
+    """Host memory is RAM, the memory controller's busy share MCTL, the SM clock SMCLK; SM %
     is only ever a process's share of the SMs' time."""
     app = app_factory(demo=False, pane="monitor", nvml=node, refresh=FAST)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -12,6 +12,7 @@ from typing import Any
 
 from gpu_tui.core.bench.formulas import Figure, pcie_gbps
 from gpu_tui.core.devices.fields import Unknown
+from gpu_tui.core.units import format_reading_percent
 
 ABOVE = 100.0
 BELOW = 10.0
@@ -100,11 +101,12 @@ class PeakTable:
         percent = 100.0 * figure.value / peak
         if percent > ABOVE:
             return percent, [
-                f"{percent:.0f} % of peak: above 100 % means a wrong peak (sparse figure, clock "
-                "assumption), a wrong work count, or a cache effect"
+                f"{format_reading_percent(percent)} of peak: above 100 % means a wrong peak "
+                "(sparse figure, clock assumption), a wrong work count, or a cache effect"
             ]
         if percent < BELOW:
-            return percent, [f"{percent:.1f} % of peak: a small problem, or misconfigured"]
+            share = format_reading_percent(percent, 1)
+            return percent, [f"{share} of peak: a small problem, or misconfigured"]
         return percent, []
 
 

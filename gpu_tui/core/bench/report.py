@@ -10,6 +10,7 @@ from gpu_tui.core.bench.result_text import peak_cell, size_of, spread_ratio, tag
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
 from gpu_tui.core.units import format_number as _number
+from gpu_tui.core.units import format_percent
 from gpu_tui.core.units import format_seconds as _seconds
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -42,11 +43,11 @@ def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) ->
         line = (
             f"{name:<{w_name}}{r.device:<{w_device}}{(r.dtype or '-'):<{w_dtype}}"
             f"{size_of(r):<{w_size}}{value:>{w_value}}{peak:>6}{_seconds(r.median_seconds):>10}"
-            f"{spread:>9.0%}{r.repeats:>5} {tags(r)}"
+            f"{format_percent(spread, 0):>9}{r.repeats:>5} {tags(r)}"
         )
         if deltas is not None:
             delta = deltas.get(r.key)
-            line += f"   {delta.percent:+.1f} %" if delta else "   (new)"
+            line += f"   {format_percent(delta.fraction, signed=True)}" if delta else "   (new)"
         lines.append(line.rstrip())
     return "\n".join(lines)
 

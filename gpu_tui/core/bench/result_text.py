@@ -13,7 +13,12 @@ from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
-from gpu_tui.core.units import format_bytes_trimmed, format_temperature
+from gpu_tui.core.units import (
+    format_bytes_trimmed,
+    format_percent,
+    format_reading_percent,
+    format_temperature,
+)
 from gpu_tui.core.units import format_number as number
 from gpu_tui.core.units import format_seconds as seconds
 
@@ -24,7 +29,7 @@ TAGS = (
     ("only ", "few"),
     ("foreign CPU load", "load"),
     ("above 100 %", ">peak"),
-    ("a small problem", "<10%"),
+    ("a small problem", "<10%"),  # a tag is one word, as ">peak" is: "few,<10%"
     ("arrays of", "cache"),
     ("throttled", "throttled"),
     ("GPU lost", "lost"),
@@ -93,7 +98,7 @@ def spread_ratio(r: BenchResult) -> float | None:
 
 def spread_cell(r: BenchResult) -> str:
     ratio = spread_ratio(r)
-    return "" if ratio is None else f"{ratio:.0%}"
+    return "" if ratio is None else format_percent(ratio, 0)
 
 
 def size_cell(r: BenchResult) -> str:
@@ -110,7 +115,7 @@ def peak_cell(r: BenchResult) -> str:
 
 
 def delta_cell(delta: Delta | None) -> str:
-    return "new" if delta is None else f"{delta.percent:+.0f}%"
+    return "new" if delta is None else format_percent(delta.fraction, 0, signed=True)
 
 
 _WHAT = {
@@ -196,13 +201,15 @@ def explain(r: BenchResult, delta: Delta | None = None) -> list[str]:
     if r.telemetry:
         lines.append(gpu_line(r.telemetry))
     if r.percent_of_peak is not None and r.peak:
-        lines.append(f"{r.percent_of_peak:.0f} % of the {number(r.peak)} {r.unit} peak.")
+        share = format_reading_percent(r.percent_of_peak)
+        lines.append(f"{share} of the {number(r.peak)} {r.unit} peak.")
     if r.throughput is not None and r.throughput_unit:
         lines.append(f"Also {number(r.throughput)} {r.throughput_unit}.")
     lines.append(_READ.get(r.benchmark, ""))
     if delta is not None:
         lines.append(
-            f"Against the baseline: {value_cell(delta.baseline)} then, {delta.percent:+.1f} % "
+            f"Against the baseline: {value_cell(delta.baseline)} then, "
+            f"{format_percent(delta.fraction, signed=True)} "
             f"now ({delta.speedup:.2f}× the speed per call)."
         )
     lines.extend(f"! {w}" for w in r.warnings)

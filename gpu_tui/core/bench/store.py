@@ -99,6 +99,12 @@ class Delta:
         return self.baseline.median_seconds / self.result.median_seconds
 
     @property
+    def fraction(self) -> float:
+        """Change in the figure, as a fraction (positive = more GB/s, more FLOP/s, or more µs):
+        what ``format_percent`` writes, with no rounding moved by a scale and back."""
+        return (self.result.value - self.baseline.value) / self.baseline.value
+
+    @property
     def percent(self) -> float:
         """Change in the figure, in % (positive = more GB/s, more FLOP/s, or more µs)."""
         return 100.0 * (self.result.value - self.baseline.value) / self.baseline.value

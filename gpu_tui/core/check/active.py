@@ -16,6 +16,7 @@ from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.runner import BenchRunner, drive
 from gpu_tui.core.bench.suites import build_plan
 from gpu_tui.core.check.findings import FAIL, OK, SKIP, WARN, Finding, run_failures
+from gpu_tui.core.units import format_percent, format_reading_percent
 
 BENCHMARKS = ["gemm", "bandwidth", "transfer"]
 QUICK_BUDGET_SECONDS = 0.3
@@ -75,7 +76,7 @@ def _figure(result: BenchResult) -> str:
     if result.dtype and result.benchmark == "gemm":
         text += f" {result.dtype}"
     if result.percent_of_peak is not None:
-        text += f", {result.percent_of_peak:.0f} % of peak"
+        text += f", {format_reading_percent(result.percent_of_peak)} of peak"
     return text
 
 
@@ -129,8 +130,8 @@ def _judge(benchmark: str, result: BenchResult, siblings: list[float], gpu: int 
             name,
             FAIL,
             reading,
-            expected=f"within {100 * (1 - BELOW_SIBLINGS):.0f} % of the other GPUs",
-            why=f"{short:.0f} % below the median of the other GPUs in this box"
+            expected=f"within {format_percent(1 - BELOW_SIBLINGS, 0)} of the other GPUs",
+            why=f"{format_reading_percent(short)} below the median of the other GPUs in this box"
             + ("; it was throttled" if throttled else ""),
             fix="compare its clocks, power limit and PCIe/NVLink links with the others (--all)",
             gpu=gpu,
@@ -150,7 +151,7 @@ def _judge(benchmark: str, result: BenchResult, siblings: list[float], gpu: int 
             name,
             WARN,
             reading,
-            expected=f"at least {LOW_PERCENT[benchmark]:.0f} % of peak",
+            expected=f"at least {format_reading_percent(LOW_PERCENT[benchmark])} of peak",
             why="well below what this chip should reach"
             + (": it was throttled" if throttled else ""),
             fix="run gpu-tui bench --suite full to see where it falls short",

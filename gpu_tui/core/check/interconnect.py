@@ -20,6 +20,7 @@ from gpu_tui.core.check.findings import FAIL, OK, WARN, Finding, run_failures
 from gpu_tui.core.comm.copies import COPIES
 from gpu_tui.core.comm.plan import Launch, build_comm_plan
 from gpu_tui.core.comm.runner import CommRunner
+from gpu_tui.core.units import format_percent, format_reading_percent
 
 REDUCE_BYTES = 256 << 20
 """The all-reduce and copy size: large enough that the links, not launches, set the time."""
@@ -73,7 +74,8 @@ def _pair_findings(results: list[BenchResult]) -> list[Finding]:
     for (src, dst), result in sorted(direct.items()):
         reading = f"{src}→{dst} {result.value:,.0f} GB/s"
         if result.percent_of_peak is not None:
-            reading += f", {result.percent_of_peak:.0f} % of {result.params.get('link') or 'link'}"
+            link = result.params.get("link") or "link"
+            reading += f", {format_reading_percent(result.percent_of_peak)} of {link}"
         if len(direct) > 1 and result.value < BELOW_PAIRS * median:
             short = 100 * (1 - result.value / median)
             found.append(
@@ -81,10 +83,10 @@ def _pair_findings(results: list[BenchResult]) -> list[Finding]:
                     "p2p",
                     FAIL,
                     reading,
-                    expected=f"within {100 * (1 - BELOW_PAIRS):.0f} % of the other pairs "
+                    expected=f"within {format_percent(1 - BELOW_PAIRS, 0)} of the other pairs "
                     f"({median:,.0f} GB/s)",
-                    why=f"{short:.0f} % below the median pair: a link that trained down or a "
-                    "faulty switch port",
+                    why=f"{format_reading_percent(short)} below the median pair: a link that "
+                    "trained down or a faulty switch port",
                     fix="nvidia-smi nvlink -s -i N for the links' state and error counts; "
                     "reseat or RMA if they keep failing",
                     gpu=_index(src),
@@ -96,7 +98,8 @@ def _pair_findings(results: list[BenchResult]) -> list[Finding]:
                     "p2p",
                     WARN,
                     reading,
-                    expected=f"at least {LOW_LINK_PERCENT:.0f} % of the link's peak",
+                    expected=f"at least {format_reading_percent(LOW_LINK_PERCENT)} of the "
+                    "link's peak",
                     why="well below what the link should carry",
                     fix="gpu-tui bench --suite comm --only copies for the whole matrix",
                     gpu=_index(src),
@@ -126,7 +129,7 @@ def _reduce_finding(results: list[BenchResult]) -> list[Finding]:
     largest = max(reduces, key=lambda r: int(r.params.get("bytes", 0)))
     reading = f"bus bandwidth {largest.value:,.0f} GB/s over {largest.params.get('ranks')} GPUs"
     if largest.percent_of_peak is not None:
-        reading += f", {largest.percent_of_peak:.0f} % of the link's peak"
+        reading += f", {format_reading_percent(largest.percent_of_peak)} of the link's peak"
     if (largest.checks or {}).get("ok") is False:
         return [
             Finding(
@@ -144,7 +147,7 @@ def _reduce_finding(results: list[BenchResult]) -> list[Finding]:
                 "all-reduce",
                 WARN,
                 reading,
-                expected=f"at least {LOW_LINK_PERCENT:.0f} % of the link's peak",
+                expected=f"at least {format_reading_percent(LOW_LINK_PERCENT)} of the link's peak",
                 why="collectives are well below what the links carry: NCCL may be using a "
                 "slower path (NCCL_DEBUG=INFO says which)",
                 fix="NCCL_DEBUG=INFO gpu-tui bench --suite comm --only all_reduce",

@@ -19,7 +19,7 @@ from typing import Any
 from gpu_tui.core.bench.formulas import GB
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.comm.links import NVLINK, PCIE
-from gpu_tui.core.units import format_bytes_exact, format_number
+from gpu_tui.core.units import format_bytes_exact, format_number, format_reading_percent
 
 COPIES = "copies"
 """The benchmark's name in results, and the word ``--only`` takes for it."""
@@ -151,7 +151,9 @@ class CopyMatrix:
             return f"µs per {size} copy, back to back on the source's stream; rows from, columns to"
         parts = [f"{size} copies, rows from, columns to"]
         for who, text, peak, _, shares in self.links():
-            reached = f"{min(shares):.0f}-{max(shares):.0f} % of " if shares else ""
+            # A range shares its unit, as 20-80 GB/s would.
+            most = format_reading_percent(max(shares)) if shares else ""
+            reached = f"{min(shares):.0f}-{most} of " if shares else ""
             parts.append(f"{who} {reached}{text} = {format_number(peak)} GB/s")
         if len(parts) == 1:
             parts.append("% of link peak: - (link unknown)")
@@ -249,7 +251,9 @@ def _table(matrix: CopyMatrix) -> list[str]:
                 cells.append("-")
                 continue
             percent = matrix.percent(src, dst)
-            shown = format_number(value) + (f" {percent:.0f}%" if percent is not None else "")
+            shown = format_number(value) + (
+                f" {format_reading_percent(percent)}" if percent is not None else ""
+            )
             checks = matrix.cells[(src, dst)].checks or {}
             cells.append(shown + (" WRONG" if checks.get("ok") is False else ""))
         rows.append([short(src), *cells])

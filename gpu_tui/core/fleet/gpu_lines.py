@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from gpu_tui.core.fleet.model import FleetGpu, FleetSnapshot, MigInstance
-from gpu_tui.core.units import format_age, format_gigabytes, format_temperature
+from gpu_tui.core.fleet.model import IDLE_MAX_UTIL, FleetGpu, FleetSnapshot, MigInstance
+from gpu_tui.core.units import (
+    format_age,
+    format_gigabytes,
+    format_reading_percent,
+    format_temperature,
+)
 
 
-def _num(value: float | None, fmt: str, unit: str = "") -> str:
-    return "?" if value is None else f"{value:{fmt}}{unit}"
+def _num(value: float | None, fmt: str) -> str:
+    return "?" if value is None else f"{value:{fmt}}"
+
+
+def _percent(value: float | None) -> str:
+    return "?" if value is None else format_reading_percent(value)
 
 
 def window_text(window: str) -> str:
@@ -43,9 +52,9 @@ def gpu_line(gpu: FleetGpu) -> str:
         if on
     ]
     who = f"  {gpu.namespace}/{gpu.pod}" if gpu.pod else ""
-    return (
-        f"  gpu{gpu.gpu:<3} {_num(gpu.utilization_percent, '3.0f', '%')} {memory:>9} "
-        f"{temp:>8} {power:>8}W  {gpu.model}{who}" + ("  " + " ".join(flags) if flags else "")
+    util = _percent(gpu.utilization_percent).rjust(5)  # "100 %" whole, digits under digits
+    return f"  gpu{gpu.gpu:<3} {util} {memory:>9} {temp:>8} {power:>8}W  {gpu.model}{who}" + (
+        "  " + " ".join(flags) if flags else ""
     )
 
 
@@ -76,11 +85,12 @@ def fleet_lines(snapshot: FleetSnapshot, now: float) -> list[str]:
             lines.extend(mig_line(instance) for instance in gpu.mig_instances)
     if snapshot.idle_while_allocated:
         lines.append(
-            f"Idle while allocated (≤1% for {window_text(snapshot.idle_window)}, memory held):"
+            f"Idle while allocated (≤{_percent(IDLE_MAX_UTIL)} for "
+            f"{window_text(snapshot.idle_window)}, memory held):"
         )
         for idle in snapshot.idle_while_allocated:
             who = f" {idle.namespace}/{idle.pod}" if idle.pod else ""
             lines.append(
-                f"  {idle.node} gpu{idle.gpu}{who} (max {idle.max_utilization_percent:.0f}%)"
+                f"  {idle.node} gpu{idle.gpu}{who} (max {_percent(idle.max_utilization_percent)})"
             )
     return lines

@@ -13,6 +13,7 @@ from gpu_tui.core.fleet.model import FleetNode, FleetSnapshot
 from gpu_tui.core.units import (
     format_age_steps,
     format_gigabytes,
+    format_reading_percent,
     format_temperature,
     temperature_symbol,
 )
@@ -93,7 +94,7 @@ class NodeRow:
             self.name,
             state,
             self.strip or "-",
-            "?" if self.util_percent is None else f"{self.util_percent:.0f}%",
+            "?" if self.util_percent is None else format_reading_percent(self.util_percent),
             memory,
             "?"
             if self.temperature_c is None

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 from gpu_tui.core.fleet.history import NodeHistory, gpu_order
 from gpu_tui.core.fleet.model import FleetGpu, FleetNode
-from gpu_tui.core.units import format_age, format_gigabytes, format_temperature
+from gpu_tui.core.units import (
+    format_age,
+    format_gigabytes,
+    format_reading_percent,
+    format_temperature,
+)
 
 HEADERS = ("GPU", "Util", "History", "Memory", "Temp", "Power", "Flags", "Pod")
 """``History`` is the utilisation sparkline the pane draws; the other cells come from here."""
@@ -40,7 +45,7 @@ class GpuRow:
             power += f"/{g.power_limit_watts:.0f}"
         return (
             self.gpu,
-            "?" if g.utilization_percent is None else f"{g.utilization_percent:.0f}%",
+            "?" if g.utilization_percent is None else format_reading_percent(g.utilization_percent),
             memory,
             temp + "°" if g.temperature_c is not None else temp,
             power + "W" if g.power_watts is not None else power,

@@ -19,7 +19,7 @@ from gpu_tui.core.devices.sources import Source
 from gpu_tui.core.errors import UsageError
 from gpu_tui.core.guide.shapes import ModelShape, ShapeChoice, check_params, choose_shape
 from gpu_tui.core.limits import Limit
-from gpu_tui.core.units import format_gigabytes, gigabyte_meaning, size_unit
+from gpu_tui.core.units import format_gigabytes, format_percent, gigabyte_meaning, size_unit
 
 # Bytes per parameter (and per cached K/V element). int4 packs two values per byte; the
 # per-group scales that real int4 formats add (a few %) are left out.
@@ -438,7 +438,7 @@ def this_machine(result: FitResult) -> str:
         need = format_gigabytes(result.total_bytes, ",.1f")
         return f"{where}: does not fit in RAM: needs {need}."
     return (
-        f"{where}: fits in RAM ({(ram.fraction_of_one or 0) * 100:.0f} % of it); "
+        f"{where}: fits in RAM ({format_percent(ram.fraction_of_one or 0, 0)} of it); "
         "no decode ceiling (gpu-tui computes no CPU memory bandwidth)."
     )
 

@@ -14,7 +14,12 @@ from fractions import Fraction
 from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import Scenario
-from gpu_tui.core.units import format_precise, format_seconds_precise, format_times
+from gpu_tui.core.units import (
+    format_percent,
+    format_precise,
+    format_seconds_precise,
+    format_times,
+)
 
 WORDS = ("ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN")
 
@@ -83,8 +88,9 @@ def _amdahl(params: KitchenParams) -> Headline:
     serial = model.serial_share(params)
     together = model.chef_seconds(params) / model.hybrid_seconds(params)
     lesson = (
-        f"{float(serial):.0%} of the chef's work is one dish at a time, so chef + brigade "
-        f"together are only {format_times(float(together))} faster than the chef alone (Amdahl)."
+        f"{format_percent(float(serial), 0)} of the chef's work is one dish at a time, so chef + "
+        f"brigade together are only {format_times(float(together))} faster than the chef alone "
+        "(Amdahl)."
     )
     return Headline(ratio, title, lesson)
 

@@ -8,7 +8,12 @@ from gpu_tui.core.kitchen import model
 from gpu_tui.core.kitchen.headline import story
 from gpu_tui.core.kitchen.params import SPECS, KitchenParams, json_number
 from gpu_tui.core.kitchen.scenarios import SCENARIOS, Scenario
-from gpu_tui.core.units import format_precise, format_seconds_and_long, format_times
+from gpu_tui.core.units import (
+    format_percent,
+    format_precise,
+    format_seconds_and_long,
+    format_times,
+)
 
 SCHEMA_VERSION = 1
 
@@ -111,7 +116,11 @@ def render_text(report: dict[str, object]) -> str:
             format_times(_f(report, "speedup")),
             f"chef (1 CPU core) ÷ brigade ({_gpus(params)}): {report['winner']} wins",
         ),
-        ("cooks busy", f"{_f(report, 'cook_busy_fraction'):.1%}", "of all cook time spent cooking"),
+        (
+            "cooks busy",
+            format_percent(_f(report, "cook_busy_fraction")),
+            "of all cook time spent cooking",
+        ),
     ]
     if "crossover_tasks" in report:
         w = report["crossover_tasks"]
@@ -122,7 +131,7 @@ def render_text(report: dict[str, object]) -> str:
             ("chef + brigade", format_seconds_and_long(_f(report, "hybrid_seconds")), "hybrid")
         )
         results.append(("hybrid gain", format_times(_f(report, "hybrid_speedup")), "over the chef"))
-        amdahl = f"Amdahl with serial share {_f(report, 'serial_share'):.1%}"
+        amdahl = f"Amdahl with serial share {format_percent(_f(report, 'serial_share'))}"
         results.append(("Amdahl", format_times(_f(report, "amdahl_speedup")), amdahl))
     series = report.get("kitchens")
     if isinstance(series, list):

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from gpu_tui.core.units import format_clock
+from gpu_tui.core.units import format_clock, format_percent
 from gpu_tui.ui.bench.run_tracker import RunTracker
 
 MIN_BAR = 6
@@ -74,7 +74,7 @@ class RunProgress(Widget):
         now = time.monotonic()
         overall, eta = tracker.overall(now), tracker.eta(now)
         step = f"{tracker.index + 1}/{tracker.total} " if tracker.total else ""
-        right = f" {overall:4.0%}  ETA {format_clock(eta)}  Esc stops"
+        right = f" {format_percent(overall, 0):>5}  ETA {format_clock(eta)}  Esc stops"
         left = _fit(f"● {step}{tracker.current or 'starting'}", width - len(right) - 1 - MIN_BAR)
         text = Text(left, self._style("run-progress--state"))
         text.append(" ")
@@ -86,7 +86,7 @@ class RunProgress(Widget):
         within = tracker.within(now)
         gpu, reading = tracker.gpu or ("", None)
         tail = f"  {gpu}" if gpu else ""
-        percent = f" {within:4.0%}"
+        percent = f" {format_percent(within, 0):>5}"
         label = _fit(f"  {tracker.log.label}", width - len(tail) - len(percent) - 1 - MIN_BAR)
         text.append(label, self._style("run-progress--dim"))
         text.append(" ")

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from textual_plotext.plot import Plot
 
 from gpu_tui.core.kitchen.params import KitchenParams
+from gpu_tui.core.units import format_percent
 from gpu_tui.ui.kitchen.plot_data import kitchen_curves, law_curves, size_curves
 from gpu_tui.ui.kitchen.replot_plot import ReplotPlot
 from gpu_tui.ui.widgets.axis_ticks import linear_ticks, log_ticks, spanning_log_ticks
@@ -127,7 +128,7 @@ class KitchenPlots(Horizontal):
             plt.xlabel("kitchens")
             plt.ylabel("speed-up ×")
 
-        share = f"serial share {float(laws.serial):.0%}"
+        share = f"serial share {format_percent(float(laws.serial), 0)}"
         self._legend(
             "plot-laws",
             [

@@ -12,7 +12,7 @@ from gpu_tui.core.kitchen.conveyor import SQUAD
 from gpu_tui.core.kitchen.params import KitchenParams
 from gpu_tui.core.kitchen.scenarios import Scenario
 from gpu_tui.core.kitchen.timeline import BrigadeState, BrigadeTimeline, ChefTimeline
-from gpu_tui.core.units import format_count, format_precise
+from gpu_tui.core.units import format_count, format_percent, format_precise
 from gpu_tui.ui.kitchen.progress_line import ProgressLine
 from gpu_tui.ui.kitchen.squad_grid import STATE_NAMES, SquadGrid, SquadState, squad_state
 
@@ -182,7 +182,7 @@ class RaceView(Horizontal):
             where.append(f"phase {(state.segment.phase or 0) + 1}/{len(self.params.phases)}")
         if self.params.rounds > 1:
             where.append(f"round {state.round + 1}/{self.params.rounds}")
-        share = f"{state.segment_fraction:.0%}"
+        share = format_percent(state.segment_fraction, 0)
         if state.segment.phase is None:
             forms = [f"hallway: sharing the stock pot {share}", f"stock pot {share}"]
         elif any(k.briefing for k in state.kitchens):

@@ -16,6 +16,7 @@ from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import (
     format_gigabytes,
     format_reading,
+    format_reading_percent,
     format_temperature,
     gigabyte_symbol,
     temperature_symbol,
@@ -207,8 +208,15 @@ class GpuCard(RowsWidget):
             line.append_text(cells_text((spark_cells, self._s("graph"))))
         return line
 
-    def _extras(self, gpu: GpuSample) -> Text:
-        return Text(links_text(gpu) + " · ECC ").append_text(self._ecc(gpu))
+    def _extras(self, gpu: GpuSample, width: int) -> Text:
+        """Links, video engines, fan and ECC; where the line is too narrow the fan, then the
+        video engines, are left out whole: a figure cut short reads as a wrong one."""
+        ecc = self._ecc(gpu)
+        for video, fan in ((True, True), (True, False), (False, False)):
+            text = links_text(gpu, video=video, fan=fan) + " · ECC "
+            if len(text) + ecc.cell_len <= width:
+                break
+        return Text(text).append_text(ecc)
 
     def _ecc(self, gpu: GpuSample) -> Text:  # uncorrected since boot: any is worth red
         ecc = gpu.ecc_errors_uncorrected
@@ -244,17 +252,20 @@ class GpuCard(RowsWidget):
             self._bar(gpu.utilization_percent, 100.0, 6)
         )
         line.append(ends["util"])
-        tensor = tensor_text(gpu)
-        if tensor:
-            line.append(" " + tensor, style=self._s("label"))
         used_high = self._high("memory_used_bytes", gpu.memory_total_bytes)
-        line.append("  VRAM ", style=self._s("label")).append_text(
+        rest = Text("  VRAM ", style=self._s("label")).append_text(
             self._bar(gpu.memory_used_bytes, used_high, 5)
         )
-        line.append(f"{format_gigabytes(gpu.memory_used_bytes, symbol=False)}G")
+        rest.append(f"{format_gigabytes(gpu.memory_used_bytes, symbol=False)}G")
         power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
         temp = format_temperature(gpu.temperature_c, symbol=False) + temperature_symbol()
-        line.append(f"  {temp}  {power}")
+        rest.append(f"  {temp}  {power}")
+        tensor = tensor_text(gpu)
+        # Tensor activity only where its widest fits beside the figures after it: a power
+        # figure cut short reads as a wrong one, and the column must not come and go.
+        if tensor and line.cell_len + len(" tensor 100 %") + rest.cell_len <= width:
+            line.append(" " + tensor, style=self._s("label"))
+        line.append_text(rest)
         words = throttle_text(gpu.throttle_reasons)
         if words:
             line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
@@ -266,7 +277,7 @@ class GpuCard(RowsWidget):
         head.append("  ").append_text(self._throttle(gpu))
         label = self._s("label")
         util = Text("GPU ", style=label).append_text(self._bar(gpu.utilization_percent, 100.0, 8))
-        util.append(format_reading(gpu.utilization_percent, "4.0f", "%") + " ")
+        util.append(format_reading_percent(gpu.utilization_percent, width=5) + " ")
         tensor = tensor_text(gpu)
         if tensor:
             util.append(tensor + " ", style=label)
@@ -300,7 +311,7 @@ class GpuCard(RowsWidget):
             format_reading(gpu.memory_clock_mhz, unit=" MHz")
         )
         clocks.append("  MCTL ", style=label).append(
-            format_reading(gpu.memory_utilization_percent, ".0f", "% busy")
+            format_reading_percent(gpu.memory_utilization_percent) + " busy"
         )
         clocks.append("  PCIe ", style=label).append(
             f"↓{rate(gpu.pcie_rx_bytes_per_second)}↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
@@ -314,11 +325,12 @@ class GpuCard(RowsWidget):
         extras.append(
             (
                 "ENC/DEC ",
-                f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)}%",
+                # A pair shares its unit, as 612/700 W does.
+                f"{format_reading(gpu.encoder_percent)}/{format_reading(gpu.decoder_percent)} %",
             )
         )
         if not isinstance(gpu.fan_percent, Unknown):
-            extras.append(("fan ", f"{gpu.fan_percent:.0f}%"))
+            extras.append(("fan ", format_reading_percent(gpu.fan_percent)))
         for name, value in extras:
             if clocks.cell_len + 2 + len(name) + len(value) <= width:
                 clocks.append("  " + name, style=label).append(value)
@@ -356,7 +368,7 @@ class GpuCard(RowsWidget):
             self._row("PWR", "power_watts", "power_limit_watts", ends["power"], width, drawn),
             self._row("SMCLK", "sm_clock_mhz", "max_sm_clock_mhz", ends["sm"], width),
             self._row("MCLK", "memory_clock_mhz", "max_memory_clock_mhz", ends["mclk"], width),
-            self._extras(gpu),
+            self._extras(gpu, width),
             self._throttle(gpu),
         ]
         if mig:

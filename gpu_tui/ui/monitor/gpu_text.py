@@ -14,6 +14,7 @@ from gpu_tui.core.monitor.samples import GpuSample
 from gpu_tui.core.units import (
     format_gigabytes,
     format_reading,
+    format_reading_percent,
     format_temperature,
     temperature_symbol,
 )
@@ -57,8 +58,8 @@ def temperature_against(gpu: GpuSample, gap: str = " ") -> str:
 def readings(gpu: GpuSample) -> dict[str, str]:
     """Each reading as the card prints it, against its limit where the GPU reports one."""
     return {
-        "util": format_reading(gpu.utilization_percent, "3.0f", "%"),
-        "mem": format_reading(gpu.memory_utilization_percent, "3.0f", "%"),
+        "util": format_reading_percent(gpu.utilization_percent, width=5),
+        "mem": format_reading_percent(gpu.memory_utilization_percent, width=5),
         "vram": format_gigabytes(gpu.memory_used_bytes, symbol=False)
         + "/"
         + format_gigabytes(gpu.memory_total_bytes)
@@ -87,15 +88,20 @@ def nvlink_text(gpu: GpuSample) -> str:
     return f"NVLink ↓{rate(rx)}↑{rate(tx)} GB/s"
 
 
-def links_text(gpu: GpuSample) -> str:
-    """PCIe and NVLink traffic, video engines and fan, on one line."""
+def links_text(gpu: GpuSample, *, video: bool = True, fan: bool = True) -> str:
+    """PCIe and NVLink traffic, video engines and fan, on one line (the last two only where
+    ``video`` and ``fan`` ask for them)."""
     nvlink = nvlink_text(gpu)
     return (
         f"PCIe ↓{rate(gpu.pcie_rx_bytes_per_second)} ↑{rate(gpu.pcie_tx_bytes_per_second)} GB/s"
         + (f" · {nvlink}" if nvlink else "")
-        + f" · ENC {format_reading(gpu.encoder_percent, '.0f', '%')}"
-        f" DEC {format_reading(gpu.decoder_percent, '.0f', '%')}"
-        f" · fan {format_reading(gpu.fan_percent, '.0f', '%')}"
+        + (
+            f" · ENC {format_reading_percent(gpu.encoder_percent)}"
+            f" DEC {format_reading_percent(gpu.decoder_percent)}"
+            if video
+            else ""
+        )
+        + (f" · fan {format_reading_percent(gpu.fan_percent)}" if fan else "")
     )
 
 
@@ -104,7 +110,7 @@ def tensor_text(gpu: GpuSample) -> str:
     activity = gpu.activity
     if isinstance(activity, Unknown) or isinstance(activity.tensor_percent, Unknown):
         return ""
-    return f"tensor {activity.tensor_percent:.0f}%"
+    return f"tensor {format_reading_percent(activity.tensor_percent)}"
 
 
 def activity_text(gpu: GpuSample, width: int | None = None) -> str:
@@ -124,7 +130,7 @@ def activity_text(gpu: GpuSample, width: int | None = None) -> str:
     )
     if all(isinstance(value, Unknown) for _, value in parts):
         return f"what GPU-Util hides: {activity.tensor_percent.reason}"  # type: ignore[union-attr]
-    figures = [f"{name} {format_reading(value, '.0f', '%')}" for name, value in parts]
+    figures = [f"{name} {format_reading_percent(value)}" for name, value in parts]
     shown = figures[:1]
     for figure in figures[1:]:
         if width is not None and len(" · ".join([*shown, figure])) > width:

@@ -12,7 +12,12 @@ from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.monitor.history import History, Series
 from gpu_tui.core.monitor.history_window import WINDOWS
 from gpu_tui.core.monitor.samples import Sample
-from gpu_tui.core.units import format_gigabytes, format_temperature, gigabyte_symbol
+from gpu_tui.core.units import (
+    format_gigabytes,
+    format_reading_percent,
+    format_temperature,
+    gigabyte_symbol,
+)
 from gpu_tui.ui.monitor.draw import bar, cells_text, spark
 from gpu_tui.ui.monitor.history_cells import HistoryCells, graph_block
 from gpu_tui.ui.monitor.rows import RowsWidget
@@ -111,7 +116,13 @@ class HostPanel(RowsWidget):
         cpu, memory = sample.cpu, sample.memory
         lines: list[Text] = []
         lines.append(
-            self._meter("CPU", cpu.percent, history.cpu_percent, width, f"{cpu.percent:3.0f}%")
+            self._meter(
+                "CPU",
+                cpu.percent,
+                history.cpu_percent,
+                width,
+                format_reading_percent(cpu.percent, width=5),
+            )
         )
         lines.extend(self._cores(cpu.per_core_percent, width, wide))
         used, total = memory.used_bytes, memory.total_bytes
@@ -191,7 +202,7 @@ class HostPanel(RowsWidget):
                 line.append_text(
                     bar(percents[index], bar_width, self.part("fill"), self.part("track"))
                 )
-                line.append(f"{percents[index]:4.0f}%")
+                line.append(format_reading_percent(percents[index], width=5))
             lines.append(line)
         return lines
 
@@ -206,6 +217,6 @@ class HostPanel(RowsWidget):
             lines.append(line.append(cells[start : start + usable], style=self.part("fill")))
         busiest = sorted(range(len(percents)), key=lambda i: -percents[i])[:8]
         summary = Text(f"{'top':<{LABEL}}", style=self.part("label"))
-        summary.append("  ".join(f"#{i} {percents[i]:.0f}%" for i in busiest))
+        summary.append("  ".join(f"#{i} {format_reading_percent(percents[i])}" for i in busiest))
         lines.append(summary)
         return lines

@@ -16,7 +16,7 @@ from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.nvidia_live import NOT_IN_NAMESPACE, OTHER_USER
 from gpu_tui.core.monitor.host_processes import Parent
 from gpu_tui.core.monitor.samples import GpuProcess, GpuSample
-from gpu_tui.core.units import format_bytes_short, format_ps_elapsed
+from gpu_tui.core.units import format_bytes_short, format_ps_elapsed, format_reading_percent
 from gpu_tui.ui.monitor.rows import RowsWidget
 
 SORT_KEYS = ("vram", "sm", "cpu", "pid", "gpu")
@@ -27,8 +27,8 @@ COLUMNS = (
     ("USER", 8),
     ("TYPE", 4),
     ("VRAM", 6),
-    ("SM%", 4),
-    ("CPU%", 5),
+    ("SM %", 5),  # "100 %" whole
+    ("CPU %", 5),
     ("RAM", 6),
     ("TIME", 8),
 )
@@ -105,7 +105,7 @@ def _row(slot: int, process: GpuProcess, now: float) -> ProcessRow:
         user,
         KINDS.get(process.kind, process.kind),
         "–" if vram is None else format_bytes_short(vram),
-        "–" if sm is None else f"{sm:.0f}%",
+        "–" if sm is None else format_reading_percent(sm),
         "–" if cpu is None else f"{cpu:.1f}" if cpu < 100 else f"{cpu:.0f}",
         "–" if rss is None else format_bytes_short(rss),
         "–" if started is None else format_ps_elapsed(now - started),
@@ -273,5 +273,5 @@ def _fit(plain: str, style: Style | str, width: int, pad: bool) -> Text:
     return line
 
 
-RIGHT = frozenset({"VRAM", "SM%", "CPU%", "RAM", "TIME"})
+RIGHT = frozenset({"VRAM", "SM %", "CPU %", "RAM", "TIME"})
 """Numbers line up on the right, as in top and nvitop."""

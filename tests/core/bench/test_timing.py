@@ -8,6 +8,7 @@ import pytest
 
 from gpu_tui.core.bench.worker import stats, timing
 from gpu_tui.core.bench.worker.protocol import Cancelled
+from gpu_tui.core.units import format_percent
 
 
 def test_percentiles_interpolate_linearly() -> None:
@@ -30,6 +31,12 @@ def test_relative_iqr_and_noise_warnings() -> None:
     very = stats.noise_warning([1.0, 1.0, 2.0, 2.0])
     assert very is not None
     assert very.startswith("very noisy")
+
+
+@pytest.mark.parametrize("spread", [0.0, 0.1395, 0.5, 12.345])
+def test_the_worker_writes_a_spread_as_format_percent_does(spread: float) -> None:
+    """The worker runs without gpu-tui, so it keeps its own copy of the rule: the same text."""
+    assert stats._percent(spread) == format_percent(spread, 0)
 
 
 def test_summary_reports_median_spread_and_best() -> None:

@@ -224,7 +224,7 @@ def test_report_text(recorded: RunDocument) -> None:
     header = next(line for line in lines if line.startswith("from\\to"))
     assert header.split() == ["from\\to", *(f"GPU{i}" for i in range(8)), "host"]
     gpu0 = next(line for line in lines if line.startswith("GPU0 "))
-    assert gpu0.split()[1:4] == ["-", "374", "83%"]
+    assert gpu0.split()[1:5] == ["-", "374", "83", "%"]
     assert "link NV18: 18 × 25 GB/s (NVLink 4.0) = 450 GB/s one direction (https://" in text
     assert "copies not measured: cuda:1 cannot reach cuda:6 directly" in text
     assert copies.report([], [{"benchmark": "copies", "reason": "needs cuda"}]) == [

@@ -310,7 +310,7 @@ def test_cost_text_shows_the_break_even_table(capsys: pytest.CaptureFixture[str]
         (["--fit", "8B", "--utilization", "0.5"], "--utilisation does not apply to --fit"),
         (["--cost", "--utilisation", "150"], "--utilisation must be"),
         (["--cost", "--utilization", "150"], "--utilisation must be"),
-        (["--cost", "--utilization", "abc"], "--utilisation must be between 0.1% and 100%"),
+        (["--cost", "--utilization", "abc"], "--utilisation must be between 0.1 % and 100 %"),
         (["--cost", "--pue", "0.5"], "--pue must be between"),
         (["--cost", "--cloud-price", "nan"], "--cloud-price must be"),
         (["--cost", "--price-date", "2026-01-01"], "--price-date needs --cloud-price"),

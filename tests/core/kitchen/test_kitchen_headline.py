@@ -32,7 +32,7 @@ HALLWAY, SCALING = SCENARIOS["slow-hallway"], SCENARIOS["scaling"]
             "complex-recipe",
             Fraction("9160.05") / 1900,
             "CHEF 4.82× FASTER",
-            "95% of the chef's work is one dish at a time, so chef + brigade together are only "
+            "95 % of the chef's work is one dish at a time, so chef + brigade together are only "
             "1.05× faster than the chef alone (Amdahl).",
         ),
         (

@@ -202,7 +202,7 @@ def fitting_size(
     size = 1 << int(math.log2(cap)) if cap >= 1 else 0
     return size, (
         f"copied {size:,} B, not {requested:,} B: the buffers stay within "
-        f"{MEMORY_SHARE:.0%} of the tightest free memory"
+        f"{MEMORY_SHARE * 100:.0f} % of the tightest free memory"  # as format_percent writes it
     )
 
 

@@ -37,13 +37,19 @@ def relative_iqr(values: Sequence[float]) -> float:
     return (percentile(values, 75.0) - percentile(values, 25.0)) / mid
 
 
+def _percent(fraction: float) -> str:
+    """``0.37`` → ``37 %``, as gpu-tui's ``format_percent`` writes a whole one (a test holds the
+    two together): the worker runs without gpu-tui, so it cannot import it."""
+    return f"{fraction * 100:,.0f} %"
+
+
 def noise_warning(values: Sequence[float]) -> str | None:
     """A user-facing warning when the spread makes the median doubtful, else None."""
     spread = relative_iqr(values)
     if spread > VERY_NOISY:
-        return f"very noisy: IQR/median = {spread:.0%} (another process is competing?)"
+        return f"very noisy: IQR/median = {_percent(spread)} (another process is competing?)"
     if spread > NOISY:
-        return f"noisy: IQR/median = {spread:.0%}"
+        return f"noisy: IQR/median = {_percent(spread)}"
     return None
 
 
