@@ -42,7 +42,11 @@ class KeySection:
 FIELDS = KeySection(
     "Text fields",
     (
-        KeyRow("enter", "Edit", "as a click does, or typing a letter that is no key"),
+        KeyRow(
+            "enter",
+            "Edit",
+            "as a click does, or typing a letter that is no key (a digit, in a number's field)",
+        ),
         KeyRow("esc", "Leave the field"),
         KeyRow("enter", "Done", "when editing"),
         KeyRow("", "Until a field is edited, every key listed here works in it."),

@@ -67,13 +67,16 @@ async def test_app_keys_act_from_every_guide_field_and_type_nothing(
     app = app_factory(pane="guide")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        fields = [app.query_one(s, Input) for s in selectors]
+        fields = [app.query_one(s, Field) for s in selectors]
         values = [field.value for field in fields]
         for number, selector in enumerate(selectors):
             # Every pane key from the form's first field and one from its last; from each
             # field between, the Guide's own key (a switch to another pane and back costs two
-            # whole refreshes, and every field is the same Field: typed, "5" would show).
-            if number == 0:
+            # whole refreshes, and every field is the same Field: typed, "5" would show). A
+            # number's field takes the digits as text (tested below): only ? and q there.
+            if fields[number].takes_digits:
+                keys = []
+            elif number == 0:
                 keys = list(ELSEWHERE)
             elif number == len(selectors) - 1:
                 keys = [ELSEWHERE[number % len(ELSEWHERE)]]
@@ -93,13 +96,35 @@ async def test_app_keys_act_from_every_guide_field_and_type_nothing(
                 await pilot.press("question_mark")
                 assert not isinstance(app.screen, KeysScreen)
             assert [field.value for field in fields] == values
-        await into_guide_field(pilot, section, selectors[0])
-        await pilot.press("5")  # the pane already shown: it stays, nothing is typed
-        assert shown(app) == "guide"
         await into_guide_field(pilot, section, selectors[-1])
         await pilot.press("q")
     assert app.return_code == 0
     assert [field.value for field in fields] == values
+
+
+@pytest.mark.parametrize(("section", "selector"), [("f", "#fit-context"), ("o", "#cost-price")])
+async def test_a_digit_typed_on_a_numbers_field_is_the_number_not_a_pane_key(
+    app_factory: Callable[..., GpuTuiApp], section: str, selector: str
+) -> None:
+    app = app_factory(pane="guide")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        field = await into_guide_field(pilot, section, selector)
+        await pilot.press(*"32768")  # selected: the first digit replaces the whole value
+        assert shown(app) == "guide"
+        assert field.editing
+        assert field.value == "32768"
+        await pilot.press("enter")  # done
+        assert not field.editing
+        if app.focused is field:  # the form keeps the keyboard: a digit is still a number here
+            await pilot.press("1")
+            assert field.editing
+            assert field.value == "1"
+            await pilot.press("escape")  # out of the form: the digits choose panes again
+        assert app.focused is not field
+        await pilot.press("2")
+        assert shown(app) == "monitor"
+        assert field.value in ("32768", "1")
 
 
 async def test_the_bench_dialog_takes_every_printable_key_as_text(

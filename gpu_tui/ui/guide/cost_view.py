@@ -144,7 +144,10 @@ class CostView(ReportsWorkerFailures, Widget):
                         with Horizontal(classes="cost-row"):
                             yield Label(field.label, classes="field-label")
                             yield TextField(
-                                _default_text(field), id=f"cost-{field.id}", compact=True
+                                _default_text(field),
+                                id=f"cost-{field.id}",
+                                compact=True,
+                                takes_digits=True,  # every input is a figure or a date
                             )
                 # Wide: the words explained under the form, where the rows end (CSS).
                 yield ReadingBox(text_id="cost-terms-side", id="cost-terms-box")

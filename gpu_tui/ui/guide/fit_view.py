@@ -106,6 +106,7 @@ class FitView(Widget):
                 DEFAULT_MODEL,
                 id="fit-params",
                 compact=True,
+                takes_digits=True,
                 tooltip="a named model (llama-3.1-70b, mixtral-8x7b, deepseek-v3, qwen3-32b, "
                 "gpt-oss-120b, ...) or a bare size with an assumed shape (8B, 70e9, 1.5T)",
             )
@@ -113,9 +114,21 @@ class FitView(Widget):
             options = [(d, d) for d in DTYPES]
             yield Select(options, value="bf16", allow_blank=False, id="fit-dtype", compact=True)
             yield Label("Context", classes="field-label")
-            yield Field(str(fit.DEFAULT_CONTEXT), id="fit-context", type="integer", compact=True)
+            yield Field(
+                str(fit.DEFAULT_CONTEXT),
+                id="fit-context",
+                type="integer",
+                compact=True,
+                takes_digits=True,
+            )
             yield Label("Batch", classes="field-label")
-            yield Field(str(fit.DEFAULT_BATCH), id="fit-batch", type="integer", compact=True)
+            yield Field(
+                str(fit.DEFAULT_BATCH),
+                id="fit-batch",
+                type="integer",
+                compact=True,
+                takes_digits=True,
+            )
         yield Static(id="fit-summary")
         # Below the table at 80 columns, beside it when wide (CSS); at 80×24 the notes are
         # longer than the rows left for them, so the box scrolls (Tab, then ↓).

@@ -19,6 +19,10 @@ EDIT_KEYS = frozenset(
 on a field that is not being edited, they start editing it and then do their job there."""
 
 
+NUMBER_START = frozenset("0123456789.-")
+"""What a number can start with (``takes_digits``)."""
+
+
 class Field(Input):
     """An ``Input`` with two states. Focused, it is only *selected*: pane keys, ``?``, ``q`` and
     the view's own letters act as everywhere else. It takes text once *entered*: Enter, a
@@ -28,6 +32,10 @@ class Field(Input):
 
     ``enter_edits=False`` is for a dialog whose whole point is its one field: there Enter
     accepts what the field shows, and any other way in starts editing.
+
+    ``takes_digits`` is for a field that holds a number (a price, a context length, a size such
+    as 70B): a digit, ``.`` or ``-`` typed on it starts editing, though the digits also choose
+    panes elsewhere, since that is what a person typing a number there means.
     """
 
     # Selected, a field shows its text highlighted and no cursor; entered, the cursor blinks.
@@ -53,12 +61,23 @@ class Field(Input):
 
     editing: reactive[bool] = reactive(False, init=False)
 
-    def __init__(self, value: str | None = None, *, enter_edits: bool = True, **kwargs: Any):
+    def __init__(
+        self,
+        value: str | None = None,
+        *,
+        enter_edits: bool = True,
+        takes_digits: bool = False,
+        **kwargs: Any,
+    ):
         super().__init__(value, **kwargs)
         self.enter_edits = enter_edits
+        self.takes_digits = takes_digits
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        # Only an entered field hides the app's and the view's printable keys from the chain.
+        # Only an entered field hides the app's and the view's printable keys from the chain;
+        # a number's field hides the digits too, which start editing it.
+        if self.takes_digits and character is not None and character in NUMBER_START:
+            return True
         return self.editing and super().check_consume_key(key, character)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -91,7 +110,7 @@ class Field(Input):
             if event.key == "escape":
                 self.editing = False  # and the view's Esc (to its results, or close) still runs
             return
-        if event.key in EDIT_KEYS:
+        if event.key in EDIT_KEYS or (self.takes_digits and event.character in NUMBER_START):
             self.edit()
             return
         if event.is_printable:
