@@ -71,6 +71,7 @@ class MonitorPane(Pane, can_focus=True):
         ("VRAM", "GPU memory used, of the total"),
         ("MCTL", "Share of the time the memory controller was reading or writing"),
         ("TEMP PWR", "Temperature against the slowdown point, power against the limit"),
+        ("HELD", "The clocks are held back (too hot, at the power cap…): a wider card says why"),
         ("SMCLK MCLK", "The SM (compute) clock and the memory clock, MHz"),
         ("PCIe ↓ ↑", "The host link: received, sent"),
         ("ECC", "Memory errors corrected since the driver loaded"),

@@ -347,3 +347,27 @@ async def test_every_short_name_on_a_card_is_spelled_out_where_the_title_points(
         spelled_out = {word for key, _ in MonitorPane.LEGEND for word in re.split("[ /]", key)}
         assert names - spelled_out - {"GB", "GiB", "MHz"} == set()  # units need no legend
         assert "?" in str(app.query_one("#monitor-gpus").border_title)
+
+
+@pytest.mark.parametrize(("size", "told"), [((80, 24), "HELD"), ((100, 30), "held: thermal")])
+async def test_a_held_back_gpu_says_so_on_its_one_line_card_with_every_figure_whole(
+    app_factory: Callable[..., GpuTuiApp],
+    simulated_nvml: SimulatedNvml,
+    size: tuple[int, int],
+    told: str,
+) -> None:
+    library = simulated_nvml("hgx_h100_8gpu", add=("hgx_h100_8gpu_check_thermal",))
+    app = app_factory(demo=False, pane="monitor", nvml=library.binding, refresh=FAST)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: drawn(app), "the cards drawn")
+        await until(pilot, lambda: all("/700" in text(card) for card in cards(app)), "readings")
+        hot, cool = text(cards(app)[1]), text(cards(app)[0])
+        assert cards(app)[1].mode == "line"
+        assert hot.rstrip().endswith(told)
+        assert "…" not in hot
+        assert re.search(r"\d+/700W", hot)
+        assert "HELD" not in cool
+        assert "held" not in cool
+        # the columns stay aligned: the figures start where the cool card's do
+        assert hot.index(" GPU ") == cool.index(" GPU ")
+        assert "HELD" in {key for key, _ in MonitorPane.LEGEND}

@@ -37,6 +37,7 @@ from gpu_tui.ui.monitor.gpu_text import (
     nvlink_text,
     readings,
     short_name,
+    short_throttle_text,
     state_words,
     temperature_against,
     tensor_text,
@@ -246,9 +247,7 @@ class GpuCard(RowsWidget):
 
     def _line(self, gpu: GpuSample, width: int) -> Text:
         ends = readings(gpu)
-        line = self._heading(gpu)
-        line.truncate(max(12, width // 4), overflow="ellipsis", pad=True)
-        line.append(" GPU ", style=self._s("label")).append_text(
+        line = Text(" GPU ", style=self._s("label")).append_text(
             self._bar(gpu.utilization_percent, 100.0, 6)
         )
         line.append(ends["util"])
@@ -260,17 +259,29 @@ class GpuCard(RowsWidget):
         power = f"{format_reading(gpu.power_watts)}/{format_reading(gpu.power_limit_watts)}W"
         temp = format_temperature(gpu.temperature_c, symbol=False) + temperature_symbol()
         rest.append(f"  {temp}  {power}")
+        # That the clocks are held back matters more than the tensor figure: the whole
+        # reasons, else a word per kind, else HELD (the legend and a wider card say why). The
+        # name keeps its width, so the cards' columns stay aligned. Idle is said where it fits.
+        words = throttle_text(gpu.throttle_reasons)
+        held = bool(words) and words != "idle"
+        name_width = max(12, width // 4)
+        figures = name_width + line.cell_len + rest.cell_len
+        reason = Text()
+        tellings = (words, "held: " + short_throttle_text(gpu.throttle_reasons), "HELD")
+        for told in tellings if held else (words,) if words else ():
+            reason = Text("  " + told, style=self._s("warn" if held else "dim"))
+            if figures + reason.cell_len <= width:
+                break
+        head = self._heading(gpu)
+        head.truncate(name_width, overflow="ellipsis", pad=True)
         tensor = tensor_text(gpu)
         # Tensor activity only where its widest fits beside the figures after it: a power
         # figure cut short reads as a wrong one, and the column must not come and go.
-        if tensor and line.cell_len + len(" tensor 100 %") + rest.cell_len <= width:
+        if tensor and figures + len(" tensor 100 %") + reason.cell_len <= width:
             line.append(" " + tensor, style=self._s("label"))
-        line.append_text(rest)
-        words = throttle_text(gpu.throttle_reasons)
-        if words:
-            line.append("  " + words, style=self._s("dim" if words == "idle" else "warn"))
-        line.truncate(width, overflow="ellipsis")
-        return line
+        head.append_text(line).append_text(rest).append_text(reason)
+        head.truncate(width, overflow="ellipsis")
+        return head
 
     def _compact(self, gpu: GpuSample, width: int) -> list[Text]:
         head = self._heading(gpu)

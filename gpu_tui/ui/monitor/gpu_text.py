@@ -35,6 +35,29 @@ def throttle_text(reasons: Maybe[tuple[str, ...]]) -> str:
     return ", ".join(reasons)
 
 
+SHORT_REASONS = {
+    "software thermal slowdown": "thermal",
+    "hardware thermal slowdown": "thermal",
+    "power cap": "power",
+    "hardware power brake": "power",
+    "hardware slowdown": "hardware",
+    "application clock setting": "set clocks",
+    "display clock setting": "set clocks",
+    "sync boost": "sync",
+    "board limit": "board",
+    "reliability limit": "reliability",
+}
+"""One word per kind of reason, for a line with no room for the whole of them."""
+
+
+def short_throttle_text(reasons: Maybe[tuple[str, ...]]) -> str:
+    """``throttle_text`` in a word per kind (``thermal, power``), for a one-line card."""
+    if isinstance(reasons, Unknown) or not reasons:
+        return ""
+    words = dict.fromkeys(SHORT_REASONS.get(reason, reason) for reason in reasons)
+    return ", ".join(words)
+
+
 def against(
     value: Maybe[float] | Maybe[int],
     limit: Maybe[float] | Maybe[int],
