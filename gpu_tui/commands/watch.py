@@ -1,4 +1,4 @@
-"""``gpu-tui watch``: live readings as one line per tick, for humans or (``--json``) for scripts."""
+"""``gpu-tui watch``: live readings tick by tick, for humans or (``--json``) for scripts."""
 
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ from gpu_tui.core.monitor.sampler import Sampler
 from gpu_tui.core.monitor.samples import Sample
 
 NAME = "watch"
-HELP = "print live CPU, memory and GPU readings, one line per tick (--json for scripts)"
+HELP = (
+    "print live CPU, memory and GPU readings: a line per tick, or on a terminal too narrow "
+    "for it a host line and a line per GPU (--json for scripts)"
+)
 
 SCHEMA_VERSION = 2
 CLOSE_LIMIT_SECONDS = 1.0
@@ -60,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--count",
         type=positive_count,
         metavar="N",
-        help="stop after N ticks, each a line per GPU (default: never)",
+        help="stop after N ticks (default: never)",
     )
 
 
