@@ -25,6 +25,7 @@ from gpu_tui.core.check.findings import (
     gpu_list,
     same_on_several_gpus,
 )
+from gpu_tui.core.check.health_sheet import health_section
 from gpu_tui.core.check.host_checks import cpu_clock, cpu_governor, cpu_turbo, driver_and_torch
 from gpu_tui.core.check.nvml_health import Fabric
 from gpu_tui.core.check.run import run_check
@@ -424,3 +425,22 @@ def test_a_finding_that_wraps_goes_on_under_its_text_not_its_status_word(tmp_pat
     assert continued
     assert all(line.startswith("     ") and line[5] != " " for line in continued), lines
     assert max(map(len, lines[1:])) <= 80
+
+
+def test_the_health_sheet_puts_every_failure_above_the_passes_of_the_same_check() -> None:
+    clocks = [Finding("clocks", OK, "running free", gpu=gpu) for gpu in (0, 2, 3, 4, 5, 6, 7)]
+    findings = (
+        *clocks[:1],
+        Finding("clocks", FAIL, "held back: thermal", gpu=1),
+        *clocks[1:],
+        Finding("temperature", FAIL, "89 °C", gpu=1),
+        Finding("cpu-governor", WARN, "powersave"),
+    )
+    section = health_section(Report(findings, gpu_count=8))
+    assert [row.label for row in section.rows] == [
+        "Verdict",
+        "gpu1 clocks",
+        "gpu1 temperature",
+        "cpu-governor",
+        "gpu0,2-7 clocks",
+    ]

@@ -75,8 +75,12 @@ def health_section(report: Report | None, *, measuring: bool = False) -> SpecSec
     if measuring:
         headline += " · measuring matrix-multiply speed, memory bandwidth and copies…"
     rows = [SpecRow("check-verdict", "Verdict", headline)]
-    ordered = sorted(report.findings, key=lambda f: _ORDER.get(f.verdict, 3))
-    rows += [_row(finding, gpus) for finding, gpus in same_on_several_gpus(ordered)]
+    # Grouped by check, then worst first: a check that passed on seven GPUs and failed on one
+    # shows its failure at the top and its passes with the others that passed.
+    grouped = sorted(
+        same_on_several_gpus(report.findings), key=lambda g: _ORDER.get(g[0].verdict, 3)
+    )
+    rows += [_row(finding, gpus) for finding, gpus in grouped]
     return SpecSection(
         f"{TITLE}: {verdict_words(report)}", tuple(rows), label=TITLE, problem=status != 0
     )
