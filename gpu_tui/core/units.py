@@ -268,8 +268,15 @@ def format_seconds(value: float) -> str:
 
 def format_number(value: float) -> str:
     """Three significant figures, trailing zeros dropped, below 100 (``0.0123``, ``2.5``,
-    ``99.9``); whole with thousands separators from 100 (``123``, ``1,998``)."""
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+    ``99.9``, ``0.0000712``: never ``7.12e-05``); whole with thousands separators from 100
+    (``123``, ``1,998``)."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    text = f"{value:.3g}"
+    if "e" in text:  # below 0.0001: as many decimals as three significant figures need
+        decimals = 2 - math.floor(math.log10(abs(value)))
+        text = f"{value:.{decimals}f}".rstrip("0")
+    return text
 
 
 def format_count(count: int, noun: str) -> str:
@@ -385,10 +392,18 @@ def format_bytes_exact(value: int, *, unit: str | None = None) -> str:
 
 
 def format_bytes_trimmed(value: int) -> str:
-    """The largest unit not above it, six significant figures, trailing zeros dropped:
-    ``1.875 GiB``, ``64 MiB``, ``100 B`` (decimal: ``2.01327 GB``, ``67.1089 MB``)."""
-    prefix, scale = _largest(value, _byte_prefixes())
-    return f"{value / scale:g} {_byte_unit(prefix)}" if prefix else f"{value} B"
+    """The largest unit not above it, six significant figures, trailing zeros dropped
+    (``1.875 GiB``, ``64 MiB``, ``100 B``; decimal: ``2.01327 GB``, ``67.1089 MB``), or the unit
+    below it where the size is whole there and takes more than three decimals in the larger
+    (``1,040 MiB``, not ``1.01562 GiB``)."""
+    prefixes = _byte_prefixes()
+    prefix, scale = _largest(value, prefixes)
+    if not prefix:
+        return f"{value} B"
+    below = next(((p, s) for p, s in prefixes if s < scale), None)  # never down to bytes
+    if below is not None and (value * 1000) % scale and value % below[1] == 0:
+        return f"{value // below[1]:,.0f} {_byte_unit(below[0])}"
+    return f"{value / scale:g} {_byte_unit(prefix)}"
 
 
 _BYTE_TICKS = {

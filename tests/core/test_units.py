@@ -25,6 +25,8 @@ from gpu_tui.core.devices.fields import Unknown
         (1998, "1,998"),
         (123456.7, "123,457"),
         (-1500, "-1,500"),
+        (7.12e-05, "0.0000712"),  # a comm rate in GB/s: never 7.12e-05
+        (-5.42e-06, "-0.00000542"),
     ],
 )
 def test_format_number_is_three_figures_then_whole(value: float, text: str) -> None:
@@ -190,6 +192,8 @@ def test_format_bytes_exact_uses_the_largest_unit_that_divides(value: int, text:
         (15 << 27, "1.875 GiB"),
         (1920 << 20, "1.875 GiB"),
         (123456, "120.562 KiB"),
+        (1040 << 20, "1,040 MiB"),  # not 1.01562 GiB: whole one unit down
+        (1025, "1.00098 KiB"),  # never down to bytes
     ],
 )
 def test_format_bytes_trimmed_uses_the_largest_unit_below(value: int, text: str) -> None:

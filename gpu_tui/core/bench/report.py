@@ -6,7 +6,7 @@ import re
 from collections import defaultdict
 
 from gpu_tui.core.bench.document import RunDocument
-from gpu_tui.core.bench.result_text import peak_cell, size_of, spread_ratio, tags
+from gpu_tui.core.bench.result_text import peak_cell, size_of, spread_ratio, tags, value_cell
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.store import Delta
 from gpu_tui.core.units import format_number as _number
@@ -20,7 +20,7 @@ def table(results: list[BenchResult], deltas: dict[str, Delta] | None = None) ->
     """One line per result, every cell whole: the name, device, size and value columns are as
     wide as their widest cell (about 100 columns for the quick suite, more with deltas)."""
     names = [f"{r.benchmark} {r.variant}" for r in results]
-    values = [f"{_number(r.value)} {r.unit}" for r in results]
+    values = [value_cell(r) for r in results]
 
     def width(heading: str, cells: list[str]) -> int:
         return max([len(heading), *map(len, cells)]) + 1
