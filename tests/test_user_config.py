@@ -54,16 +54,16 @@ def test_flags_win_over_the_file_and_print_config_round_trips(config_home: Path)
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ('pane = "nope"\n', "pane = 'nope' is not one of specs, monitor"),
-        ("refresh_seconds = 100\n", "refresh_seconds: expected float <= 60.0; using the"),
-        ("theme = 3\n", "theme: expected str, got int;"),
-        ('temperature_unit = "kelvin"\n', "temperature_unit: invalid enum value 'kelvin'"),
-        ('size_unit = "metric"\n', "size_unit: invalid enum value 'metric'"),
+        ('pane = "nope"\n', 'pane = "nope" must be one of "specs", "monitor"'),
+        ("refresh_seconds = 100\n", "refresh_seconds = 100 must be a number of seconds from 0.1"),
+        ("theme = 3\n", "theme = 3 must be a theme's name in quotes;"),
+        ('temperature_unit = "kelvin"\n', 'temperature_unit = "kelvin" must be "celsius" or "fah'),
+        ('size_unit = "metric"\n', 'size_unit = "metric" must be "binary" or "decimal"'),
         ("refresh_seconds = [\n", "Invalid value"),
         ('prometheus_url = "http://user:secret@prom:9090"\n', "prometheus_url: "),
     ],
 )
-def test_a_bad_file_costs_one_line_and_the_defaults(
+def test_a_bad_file_or_value_costs_one_line_and_the_defaults(
     config_home: Path, text: str, says: str
 ) -> None:
     config_home.write_text(text)
@@ -150,3 +150,21 @@ def test_the_size_flag_wins_over_the_file(config_home: Path) -> None:
     assert done.stderr == ""
     assert 'size_unit = "binary"' in done.stdout
     assert 'size_unit = "decimal"' in print_config().stdout  # and without the flag, the file
+
+
+def test_each_wrong_value_is_named_and_left_out_and_the_other_settings_hold(
+    config_home: Path,
+) -> None:
+    config_home.write_text(
+        'pane = "monitor"\nrefresh_seconds = 100\nsize_unit = "metric"\nread_only = true\n'
+    )
+    done = print_config()
+    assert done.returncode == 0
+    (line,) = done.stderr.splitlines()
+    assert "refresh_seconds = 100 must be" in line
+    assert 'size_unit = "metric" must be' in line
+    assert line.endswith("the other settings are used")
+    assert 'pane = "monitor"' in done.stdout
+    assert "read_only = true" in done.stdout
+    assert "refresh_seconds = 1.0" in done.stdout
+    assert 'size_unit = "binary"' in done.stdout

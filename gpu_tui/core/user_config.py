@@ -1,9 +1,10 @@
 """The user's settings: ``$XDG_CONFIG_HOME/gpu-tui/config.toml`` (``~/.config/gpu-tui``).
 
 Every key is optional; a flag on the command line wins over the file, the file over the
-defaults. A file that cannot be read or holds a wrong value costs one line naming the problem,
-and the defaults are used; a key gpu-tui does not know is named and left out, the rest used
-(gpu-tui never refuses to start over its config)::
+defaults. A file that cannot be read costs one line naming the problem, and the defaults are
+used; a key gpu-tui does not know, or one with a wrong value, is named in that line (with the
+nearest known key, or what the value must be) and left out, the rest used (gpu-tui never
+refuses to start over its config)::
 
     pane = "monitor"            # specs, monitor, kitchen, bench, guide, fleet
     refresh_seconds = 0.5       # 0.1 to 60
@@ -25,7 +26,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -63,8 +63,8 @@ def config_path() -> Path:
 
 
 def load(path: Path | None = None, panes: tuple[str, ...] = ()) -> tuple[UserConfig, str]:
-    """The file's settings and the problem with it in one line (empty when none); a file
-    with a problem gives no settings at all."""
+    """The file's settings and its problems in one line (empty when none); a file that cannot
+    be read gives no settings at all, a wrong or unknown key only loses that key."""
     source = path or config_path()
     try:
         data = source.read_bytes()
@@ -77,34 +77,53 @@ def load(path: Path | None = None, panes: tuple[str, ...] = ()) -> tuple[UserCon
     except msgspec.DecodeError as error:
         return UserConfig(), f"{source}: {error}; using the defaults"
     # A key gpu-tui does not know (a typo, or one from a later version) is left out, named,
-    # with the nearest known key; the file's other settings still hold.
+    # with the nearest known key; so is a known key with a wrong value, named with what it
+    # must be. The file's other settings still hold.
     unknown = sorted(set(table) - set(UserConfig.__struct_fields__))
-    for key in unknown:
+    wrong = [key for key in UserConfig.__struct_fields__ if key in table and not _fits(table, key)]
+    pane = table.get("pane")
+    if panes and isinstance(pane, str) and pane not in panes:
+        wrong.append("pane")
+    problems = [f"{key} = {_as_toml(table[key])} must be {_must_be(key, panes)}" for key in wrong]
+    for key in (*unknown, *wrong):
         del table[key]
-    try:
-        found = msgspec.convert(table, type=UserConfig)
-    except msgspec.ValidationError as error:
-        return UserConfig(), f"{source}: {_wrong_value(str(error))}; using the defaults"
-    if found.pane is not None and panes and found.pane not in panes:
-        return UserConfig(), (
-            f"{source}: pane = {found.pane!r} is not one of {', '.join(panes)}; using the defaults"
-        )
     if unknown:
-        return found, f"{source}: {_unknown_keys(unknown)}; the other settings are used"
+        problems.append(_unknown_keys(unknown))
+    found = msgspec.convert(table, type=UserConfig)
+    if problems:
+        return found, f"{source}: {'; '.join(problems)}; the other settings are used"
     return found, ""
 
 
-_AT_KEY = re.compile(r"(?P<what>.*) - at `\$\.(?P<key>\w+)`")
+MUST_BE = {
+    "refresh_seconds": "a number of seconds from 0.1 to 60",
+    "theme": "a theme's name in quotes",
+    "read_only": "true or false",
+    "prometheus_url": "a URL in quotes",
+    "temperature_unit": '"celsius" or "fahrenheit"',
+    "size_unit": '"binary" or "decimal"',
+}
+"""What each setting must be, in the words of the file (the pane's list is the app's)."""
 
 
-def _wrong_value(message: str) -> str:
-    """msgspec's ``Expected `float` <= 60.0 - at `$.refresh_seconds``` as the file's key leads:
-    ``refresh_seconds: expected float <= 60.0``."""
-    match = _AT_KEY.fullmatch(message)
-    if match is None:
-        return message
-    what = match["what"].replace("`", "").replace(" | null", "")  # unset is not a value to write
-    return f"{match['key']}: {what[:1].lower()}{what[1:]}"
+def _fits(table: dict[str, Any], key: str) -> bool:
+    try:
+        msgspec.convert({key: table[key]}, type=UserConfig)
+    except msgspec.ValidationError:
+        return False
+    return True
+
+
+def _must_be(key: str, panes: tuple[str, ...]) -> str:
+    if key == "pane":
+        return "one of " + ", ".join(f'"{pane}"' for pane in panes) if panes else "a pane's name"
+    return MUST_BE[key]
+
+
+def _as_toml(value: object) -> str:
+    """A value as the file wrote it (``100``, ``"kelvin"``, ``true``), kept short."""
+    text = json.dumps(value) if isinstance(value, str | bool | int | float) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _unknown_keys(keys: list[str]) -> str:
