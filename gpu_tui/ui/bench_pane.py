@@ -115,6 +115,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
         """Why this run cannot be saved (a full disk, a read-only store), shown until the next."""
         self._notice = ""
         self._notice_error = False
+        self._file_notice = ""
+        """The notice a file's problem put up, taken down once a file is read or written."""
         self.skips: list[dict[str, object]] = []
         """What the shown run could not measure here (numpy missing …), said in the notice."""
 
@@ -252,6 +254,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def on_run_files_loaded(self, message: RunFiles.Loaded) -> None:
         if message.baseline:
             self.baseline, self.baseline_name = message.document, message.path.name
+            self.file_problem_over()
             self.notify(f"Comparing with {message.path.name}", markup=False)
         elif self.runner is None and not self.results:
             self.document, self.saved_path = message.document, message.path
@@ -264,7 +267,13 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self.show_results(self.document.results if self.document else [])
 
     def on_run_files_problem(self, message: RunFiles.Problem) -> None:
-        self._set_notice(f"{message.message}\n{rt.advice(message.kind)}", error=True)
+        self._file_notice = f"{message.message}\n{rt.advice(message.kind)}"
+        self._set_notice(self._file_notice, error=True)
+
+    def file_problem_over(self) -> None:
+        if self._file_notice and self._notice == self._file_notice:  # nothing said since
+            self._set_notice("")
+        self._file_notice = ""
 
     def on_bench_pane_update(self, message: Update) -> None:
         self.run_log.apply(message.event)

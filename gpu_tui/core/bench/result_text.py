@@ -257,6 +257,7 @@ _ADVICE = {
     "internal": "gpu-tui itself failed while following the run (please report it); results "
     "measured before it are kept. Press r to run again.",
     "load": "That file is left as it is; c compares with another run.",
+    "missing": "c compares with another run: ↑↓ or Tab there offers the saved ones.",
     "save": "The run goes on and stays on screen; x exports it to a file elsewhere.",
 }
 
