@@ -189,13 +189,31 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self._update_plot()
 
     def action_suite(self) -> None:
-        self.query_one(BenchChooser).cycle_suite()
+        chooser = self.query_one(BenchChooser)
+        chooser.cycle_suite()
+        self._say_option("Suite", chooser.suite)
 
     def action_device(self) -> None:
-        self.query_one(BenchChooser).cycle_device()
+        chooser = self.query_one(BenchChooser)
+        before = chooser.device
+        chooser.cycle_device()
+        only = " (the only choice: no GPU to run on here)" if chooser.device == before else ""
+        self._say_option("Devices", chooser.device + only, changed=not only)
 
     def action_budget(self, up: bool) -> None:
-        self.query_one(BenchChooser).step_budget(up)
+        chooser = self.query_one(BenchChooser)
+        before = chooser.budget
+        chooser.step_budget(up)
+        end = "" if chooser.budget != before else " (the most)" if up else " (the least)"
+        self._say_option("Time per point", f"{chooser.budget:g} s{end}", changed=not end)
+
+    def _say_option(self, label: str, value: str, *, changed: bool = True) -> None:
+        """An option key's change is seen in the options; where they are hidden (one view at a
+        time) or nothing changed, a short note says what the key did."""
+        hidden = self.view != "setup" and not self.screen.has_class("-wide")
+        if hidden or not changed:
+            where = " · o shows the options" if hidden else ""
+            self.notify(f"{label}: {value}{where}", markup=False, timeout=3)
 
     def action_run(self) -> None:
         if self.runner is not None:

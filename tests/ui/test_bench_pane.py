@@ -22,6 +22,7 @@ from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import bench_plot, plot_data, results_table
+from gpu_tui.ui.bench.chooser import BUDGET_STEPS as BENCH_BUDGET_STEPS
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
@@ -616,3 +617,41 @@ async def test_the_keys_screen_says_what_the_tables_short_headings_mean(data_dir
         said = {row.keys for row in legend.rows}
         headings = {str(column.label) for column in pane.query_one(ResultsTable).columns.values()}
         assert headings - {"Benchmark", "Dev", "Type", "Size", "Value"} <= said
+
+
+# --- an option key says what it did where the options are out of sight ------------------------
+
+
+def said(app: GpuTuiApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_option_keys_on_the_results_at_80x24_say_what_they_changed(data_dir: Path) -> None:
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        pane = app.query_one(BenchPane)
+        chooser = pane.query_one(BenchChooser)
+        assert pane.view == "table"  # the options are hidden at 80 columns
+        await pilot.press("s")
+        assert chooser.suite == "full"
+        assert said(app)[-1] == "Suite: full · o shows the options"
+        await pilot.press("plus")
+        assert said(app)[-1] == f"Time per point: {chooser.budget:g} s · o shows the options"
+        await pilot.press("d")  # no GPU here: cpu is all there is, and the note says so
+        assert said(app)[-1].startswith("Devices: cpu (the only choice")
+        app.clear_notifications()
+        await pilot.press("o", "s")  # in view, the options show the change themselves
+        assert chooser.suite == "comm"
+        assert said(app) == []
+        for _ in BENCH_BUDGET_STEPS:
+            await pilot.press("minus")
+        assert set(said(app)) == {f"Time per point: {chooser.budget:g} s (the least)"}
+
+
+async def test_option_keys_beside_the_options_at_160x48_say_nothing(data_dir: Path) -> None:
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("s", "plus")
+        assert said(app) == []
