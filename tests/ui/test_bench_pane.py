@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from gpu_tui.core.bench import build_plan, estimate_seconds, result_text
 from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
+from gpu_tui.core.devices.nvidia import discover_nvidia
+from gpu_tui.ui import bench_pane
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import bench_plot, plot_data, results_table
 from gpu_tui.ui.bench.chooser import BUDGET_STEPS as BENCH_BUDGET_STEPS
@@ -655,3 +658,54 @@ async def test_option_keys_beside_the_options_at_160x48_say_nothing(data_dir: Pa
         await loaded(pilot)
         await pilot.press("s", "plus")
         assert said(app) == []
+
+
+# --- GPUs NVML sees, a torch that sees none -----------------------------------------------------
+
+
+def nvml_gpu_app(library: Any) -> GpuTuiApp:
+    """The Bench pane on a machine whose NVML (the real binding, simulated driver) sees GPUs."""
+    found, _ = discover_nvidia(library.binding)
+    inventory = replace(fixed_inventory(demo=False), accelerators=found)
+    config = AppConfig(pane="bench", discover=lambda: inventory, host="test", nvml=library.binding)
+    return make_app(config)
+
+
+async def test_a_cpu_build_of_torch_is_said_in_the_options_and_leaves_cpu_to_choose(
+    simulated_nvml: SimulatedNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench_pane, "torch_cuda", lambda python: None)  # torch.version.cuda
+    app = nvml_gpu_app(simulated_nvml("h200"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        chooser = app.query_one(BenchChooser)
+        await until(pilot, lambda: chooser.gpus == 1, "the GPU from NVML")
+        await until(pilot, lambda: bool(chooser.torch_note), "torch's build read")
+        assert chooser.device_choices() == ("cpu",)
+        assert chooser.device == "cpu"
+        settings = str(chooser.query_one("#bench-settings", Static).render())
+        assert "torch here is a CPU build" in " ".join(settings.split())
+
+
+async def test_a_gpu_run_whose_torch_sees_no_gpu_says_why_and_keeps_the_last_run(
+    data_dir: Path, simulated_nvml: SimulatedNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CUDA build can still see no GPU (CUDA_VISIBLE_DEVICES=""): here the venv's own torch,
+    said to be a CUDA build, runs the worker and finds none."""
+    monkeypatch.setattr(bench_pane, "torch_cuda", lambda python: "12.4")
+    with_recorded_runs(data_dir)
+    app = nvml_gpu_app(simulated_nvml("h200"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        chooser = pane.query_one(BenchChooser)
+        await until(pilot, lambda: bool(pane.results) and chooser.gpus == 1, "the last run")
+        shown = list(pane.results)
+        chooser.device = "gpu"
+        pane = await start_tiny_run(pilot, ["gemm"])
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
+        headline = pane.query_one(RunProgress).headline
+        assert headline.startswith("Done: 0 results (the worker's torch sees no GPU)")
+        assert "last run shown again" in headline
+        assert pane.results == shown
+        assert pane.query_one(ResultsTable).row_count == len(shown)
+        assert "torch saw none of the GPUs" in " ".join(notice(pane).split())
+        assert chooser.device_choices() == ("cpu",)  # the options say so from now on

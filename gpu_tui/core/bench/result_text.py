@@ -65,6 +65,16 @@ GPU_ADDS = (
 )
 
 
+TORCH_CPU_BUILD = (
+    "torch here is a CPU build: it sees none of the GPUs, so the CPU side of every comparison "
+    "is shown. A CUDA build of torch (or --bench-python PATH to a Python with one) adds the GPU."
+)
+TORCH_SAW_NO_GPU = (
+    "The worker's torch saw none of the GPUs (CUDA_VISIBLE_DEVICES, or a driver it cannot use): "
+    "d offers cpu alone now; once torch sees a GPU, restart gpu-tui to run on it."
+)
+
+
 PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
 
 
