@@ -187,6 +187,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
 
     # --- actions ------------------------------------------------------------------------------
     def action_view(self, view: str) -> None:
+        if view == self.view:  # shown already (when wide, every view is): the keyboard goes there
+            self.focus()
         self.view = view
 
     def action_plots(self) -> None:

@@ -709,3 +709,25 @@ async def test_a_gpu_run_whose_torch_sees_no_gpu_says_why_and_keeps_the_last_run
         assert pane.query_one(ResultsTable).row_count == len(shown)
         assert "torch saw none of the GPUs" in " ".join(notice(pane).split())
         assert chooser.device_choices() == ("cpu",)  # the options say so from now on
+
+
+async def test_o_and_t_at_160x48_take_the_keyboard_to_the_options_and_the_table(
+    data_dir: Path,
+) -> None:
+    """Wide, every view shows at once: o and t move the keyboard there, however it got away."""
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        table, options = app.query_one(ResultsTable), app.query_one("#bench-list")
+        assert app.query_one(BenchPane).view == "table"
+        options.focus()  # as Tab or a click would
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.focused is table
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.focused is options
+        table.focus()
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.focused is options
