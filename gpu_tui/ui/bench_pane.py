@@ -27,6 +27,7 @@ from gpu_tui.core.bench.suites import HostSpeed
 from gpu_tui.core.comm.copies import COLOUR_NOTE
 from gpu_tui.core.comm.runner import CommRunner
 from gpu_tui.core.devices.model import Inventory
+from gpu_tui.core.torch_build import torch_cuda
 from gpu_tui.ui.bench import comm_plot, plot_data
 from gpu_tui.ui.bench.bench_plot import BenchPlot
 from gpu_tui.ui.bench.chooser import BenchChooser
@@ -42,6 +43,8 @@ from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.worker_failures import describe_failure
 
 VIEWS = ("setup", "table", "plot")
+NO_GPU_SEEN = "no GPU visible"
+"""How the worker's reason for a GPU row it skipped begins when its torch sees no GPU."""
 IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
 
 
@@ -115,8 +118,12 @@ class BenchPane(Pane, RunFiles, RunHooks):
         """Why this run cannot be saved (a full disk, a read-only store), shown until the next."""
         self._notice = ""
         self._notice_error = False
+        self._file_notice = ""
+        """The notice a file's problem put up, taken down once a file is read or written."""
         self.skips: list[dict[str, object]] = []
         """What the shown run could not measure here (numpy missing …), said in the notice."""
+        self._shown_before: tuple[RunDocument | None, Path | None, list[BenchResult]] | None = None
+        """The run on show when r was pressed: shown again if the new one measures nothing."""
 
     def compose(self) -> ComposeResult:
         yield RunProgress(id="bench-progress")
@@ -157,6 +164,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
             chooser = choosers.first()
             chooser.host = HostSpeed.of(inventory.cpu, inventory.memory)
             chooser.gpus = len(real)
+            if real:  # NVML sees GPUs: whether the worker's torch can is another question
+                self._read_torch_build()
 
     def watch_active(self) -> None:
         self._plot_visibility()
@@ -178,6 +187,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
 
     # --- actions ------------------------------------------------------------------------------
     def action_view(self, view: str) -> None:
+        if view == self.view:  # shown already (when wide, every view is): the keyboard goes there
+            self.focus()
         self.view = view
 
     def action_plots(self) -> None:
@@ -187,13 +198,31 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self._update_plot()
 
     def action_suite(self) -> None:
-        self.query_one(BenchChooser).cycle_suite()
+        chooser = self.query_one(BenchChooser)
+        chooser.cycle_suite()
+        self._say_option("Suite", chooser.suite)
 
     def action_device(self) -> None:
-        self.query_one(BenchChooser).cycle_device()
+        chooser = self.query_one(BenchChooser)
+        before = chooser.device
+        chooser.cycle_device()
+        only = " (the only choice: no GPU to run on here)" if chooser.device == before else ""
+        self._say_option("Devices", chooser.device + only, changed=not only)
 
     def action_budget(self, up: bool) -> None:
-        self.query_one(BenchChooser).step_budget(up)
+        chooser = self.query_one(BenchChooser)
+        before = chooser.budget
+        chooser.step_budget(up)
+        end = "" if chooser.budget != before else " (the most)" if up else " (the least)"
+        self._say_option("Time per point", f"{chooser.budget:g} s{end}", changed=not end)
+
+    def _say_option(self, label: str, value: str, *, changed: bool = True) -> None:
+        """An option key's change is seen in the options; where they are hidden (one view at a
+        time) or nothing changed, a short note says what the key did."""
+        hidden = self.view != "setup" and not self.screen.has_class("-wide")
+        if hidden or not changed:
+            where = " · o shows the options" if hidden else ""
+            self.notify(f"{label}: {value}{where}", markup=False, timeout=3)
 
     def action_run(self) -> None:
         if self.runner is not None:
@@ -207,6 +236,8 @@ class BenchPane(Pane, RunFiles, RunHooks):
         python, nvml = self.config.bench_python, self.config.nvml  # nvml: tests pass a fake
         kind = CommRunner if plan["suite"] == "comm" else BenchRunner  # comm: torchrun's ranks
         self.runner = kind(plan, python=python, save=True, nvml=nvml)
+        shown = (self.document, self.saved_path, self.results)
+        self._shown_before = shown if self.results else None
         self.saved_path = self.runner.saved_path
         self.document = self.runner.document
         self.run_log = RunLog(self)
@@ -243,6 +274,15 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self.view = "table"
 
     # --- thread workers -----------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="bench-torch", exit_on_error=False)
+    def _read_torch_build(self) -> None:
+        # off the event loop: --bench-python is asked in a subprocess where its torch is
+        if torch_cuda(self.config.bench_python) is None:  # a CPU build: no GPU, ever
+            self.app.call_from_thread(self._torch_sees_no_gpu, rt.TORCH_CPU_BUILD)
+
+    def _torch_sees_no_gpu(self, why: str) -> None:
+        self.query_one(BenchChooser).torch_note = why
+
     @work(thread=True, exclusive=True, group="bench-run", exit_on_error=False)
     def _drive(self, runner: BenchRunner) -> None:
         # off the event loop: starting checks --bench-python in a subprocess
@@ -252,6 +292,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def on_run_files_loaded(self, message: RunFiles.Loaded) -> None:
         if message.baseline:
             self.baseline, self.baseline_name = message.document, message.path.name
+            self.file_problem_over()
             self.notify(f"Comparing with {message.path.name}", markup=False)
         elif self.runner is None and not self.results:
             self.document, self.saved_path = message.document, message.path
@@ -264,7 +305,13 @@ class BenchPane(Pane, RunFiles, RunHooks):
         self.show_results(self.document.results if self.document else [])
 
     def on_run_files_problem(self, message: RunFiles.Problem) -> None:
-        self._set_notice(f"{message.message}\n{rt.advice(message.kind)}", error=True)
+        self._file_notice = f"{message.message}\n{rt.advice(message.kind)}"
+        self._set_notice(self._file_notice, error=True)
+
+    def file_problem_over(self) -> None:
+        if self._file_notice and self._notice == self._file_notice:  # nothing said since
+            self._set_notice("")
+        self._file_notice = ""
 
     def on_bench_pane_update(self, message: Update) -> None:
         self.run_log.apply(message.event)
@@ -304,7 +351,10 @@ class BenchPane(Pane, RunFiles, RunHooks):
         count = len(finished.document.results)
         word = {"completed": "Done", "cancelled": "Stopped", "failed": "Failed"}[finished.status]
         kept = " (kept)" if finished.status != "completed" and count else ""
-        if runner is not None and runner.store_problem is not None:
+        why = ""
+        if not count:
+            why, where = self._nothing_measured()
+        elif runner is not None and runner.store_problem is not None:
             where = "not saved (x exports it)"
             self.save_problem = f"{runner.store_problem}. x exports this run to a file elsewhere."
             self._set_notice(self._notice, error=True)
@@ -312,7 +362,25 @@ class BenchPane(Pane, RunFiles, RunHooks):
             where = "not saved"
         else:
             where = f"saved {self.saved_path.name}"
-        self.query_one(RunProgress).stop(f"{word}: {count} results{kept} · {where}", IDLE_HINT)
+        headline = f"{word}: {count} results{why}{kept} · {where}"
+        self.query_one(RunProgress).stop(headline, IDLE_HINT)
+
+    def _nothing_measured(self) -> tuple[str, str]:
+        """(why, what is shown) for a run that measured nothing: the run shown before it comes
+        back, since an empty table would only take it away."""
+        no_gpu = any(str(s.get("reason", "")).startswith(NO_GPU_SEEN) for s in self.skips)
+        why = " (the worker's torch sees no GPU)" if no_gpu else ""
+        chooser = self.query_one(BenchChooser)
+        if no_gpu and chooser.gpus:  # NVML sees GPUs, torch none: cpu is what is left to run
+            chooser.torch_note = chooser.torch_note or rt.TORCH_SAW_NO_GPU
+            self._set_notice(chooser.torch_note)
+        if self._shown_before is None:
+            return why, "not saved"
+        self.document, self.saved_path, results = self._shown_before
+        self.skips = list(self.document.skipped) if self.document else []
+        self._set_notice(self._notice, error=self._notice_error)
+        self.show_results(results)
+        return why, "the last run shown again"
 
     def worker_failed(self, worker: Worker[object]) -> None:
         if worker.group == "bench-run" and self.runner is not None:

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,11 @@ from gpu_tui.core.bench import build_plan, estimate_seconds, result_text
 from gpu_tui.core.bench import messages as bench_messages
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.suites import HostSpeed, task_points
+from gpu_tui.core.devices.nvidia import discover_nvidia
+from gpu_tui.ui import bench_pane
 from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.bench import bench_plot, plot_data, results_table
+from gpu_tui.ui.bench.chooser import BUDGET_STEPS as BENCH_BUDGET_STEPS
 from gpu_tui.ui.bench.chooser import BenchChooser
 from gpu_tui.ui.bench.path_dialog import PathDialog
 from gpu_tui.ui.bench.results_table import ResultsTable
@@ -616,3 +620,114 @@ async def test_the_keys_screen_says_what_the_tables_short_headings_mean(data_dir
         said = {row.keys for row in legend.rows}
         headings = {str(column.label) for column in pane.query_one(ResultsTable).columns.values()}
         assert headings - {"Benchmark", "Dev", "Type", "Size", "Value"} <= said
+
+
+# --- an option key says what it did where the options are out of sight ------------------------
+
+
+def said(app: GpuTuiApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_option_keys_on_the_results_at_80x24_say_what_they_changed(data_dir: Path) -> None:
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        pane = app.query_one(BenchPane)
+        chooser = pane.query_one(BenchChooser)
+        assert pane.view == "table"  # the options are hidden at 80 columns
+        await pilot.press("s")
+        assert chooser.suite == "full"
+        assert said(app)[-1] == "Suite: full · o shows the options"
+        await pilot.press("plus")
+        assert said(app)[-1] == f"Time per point: {chooser.budget:g} s · o shows the options"
+        await pilot.press("d")  # no GPU here: cpu is all there is, and the note says so
+        assert said(app)[-1].startswith("Devices: cpu (the only choice")
+        app.clear_notifications()
+        await pilot.press("o", "s")  # in view, the options show the change themselves
+        assert chooser.suite == "comm"
+        assert said(app) == []
+        for _ in BENCH_BUDGET_STEPS:
+            await pilot.press("minus")
+        assert set(said(app)) == {f"Time per point: {chooser.budget:g} s (the least)"}
+
+
+async def test_option_keys_beside_the_options_at_160x48_say_nothing(data_dir: Path) -> None:
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("s", "plus")
+        assert said(app) == []
+
+
+# --- GPUs NVML sees, a torch that sees none -----------------------------------------------------
+
+
+def nvml_gpu_app(library: Any) -> GpuTuiApp:
+    """The Bench pane on a machine whose NVML (the real binding, simulated driver) sees GPUs."""
+    found, _ = discover_nvidia(library.binding)
+    inventory = replace(fixed_inventory(demo=False), accelerators=found)
+    config = AppConfig(pane="bench", discover=lambda: inventory, host="test", nvml=library.binding)
+    return make_app(config)
+
+
+async def test_a_cpu_build_of_torch_is_said_in_the_options_and_leaves_cpu_to_choose(
+    simulated_nvml: SimulatedNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench_pane, "torch_cuda", lambda python: None)  # torch.version.cuda
+    app = nvml_gpu_app(simulated_nvml("h200"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        chooser = app.query_one(BenchChooser)
+        await until(pilot, lambda: chooser.gpus == 1, "the GPU from NVML")
+        await until(pilot, lambda: bool(chooser.torch_note), "torch's build read")
+        assert chooser.device_choices() == ("cpu",)
+        assert chooser.device == "cpu"
+        settings = str(chooser.query_one("#bench-settings", Static).render())
+        assert "torch here is a CPU build" in " ".join(settings.split())
+
+
+async def test_a_gpu_run_whose_torch_sees_no_gpu_says_why_and_keeps_the_last_run(
+    data_dir: Path, simulated_nvml: SimulatedNvml, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CUDA build can still see no GPU (CUDA_VISIBLE_DEVICES=""): here the venv's own torch,
+    said to be a CUDA build, runs the worker and finds none."""
+    monkeypatch.setattr(bench_pane, "torch_cuda", lambda python: "12.4")
+    with_recorded_runs(data_dir)
+    app = nvml_gpu_app(simulated_nvml("h200"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(BenchPane)
+        chooser = pane.query_one(BenchChooser)
+        await until(pilot, lambda: bool(pane.results) and chooser.gpus == 1, "the last run")
+        shown = list(pane.results)
+        chooser.device = "gpu"
+        pane = await start_tiny_run(pilot, ["gemm"])
+        await until(pilot, lambda: pane.runner is None, "the run to end", timeout=WORKER_RUN)
+        headline = pane.query_one(RunProgress).headline
+        assert headline.startswith("Done: 0 results (the worker's torch sees no GPU)")
+        assert "last run shown again" in headline
+        assert pane.results == shown
+        assert pane.query_one(ResultsTable).row_count == len(shown)
+        assert "torch saw none of the GPUs" in " ".join(notice(pane).split())
+        assert chooser.device_choices() == ("cpu",)  # the options say so from now on
+
+
+async def test_o_and_t_at_160x48_take_the_keyboard_to_the_options_and_the_table(
+    data_dir: Path,
+) -> None:
+    """Wide, every view shows at once: o and t move the keyboard there, however it got away."""
+    app = recorded_app(data_dir)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        table, options = app.query_one(ResultsTable), app.query_one("#bench-list")
+        assert app.query_one(BenchPane).view == "table"
+        options.focus()  # as Tab or a click would
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.focused is table
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.focused is options
+        table.focus()
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.focused is options

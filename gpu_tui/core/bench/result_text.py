@@ -70,6 +70,16 @@ GPU_ADDS = (
 )
 
 
+TORCH_CPU_BUILD = (
+    "torch here is a CPU build: it sees none of the GPUs, so the CPU side of every comparison "
+    "is shown. A CUDA build of torch (or --bench-python PATH to a Python with one) adds the GPU."
+)
+TORCH_SAW_NO_GPU = (
+    "The worker's torch saw none of the GPUs (CUDA_VISIBLE_DEVICES, or a driver it cannot use): "
+    "d offers cpu alone now; once torch sees a GPU, restart gpu-tui to run on it."
+)
+
+
 PLAIN_VARIANTS = frozenset({"mm", "forward", "encoder-layer"})
 
 
@@ -264,6 +274,7 @@ _ADVICE = {
     "internal": "gpu-tui itself failed while following the run (please report it); results "
     "measured before it are kept. Press r to run again.",
     "load": "That file is left as it is; c compares with another run.",
+    "missing": "c compares with another run: ↑↓ or Tab there offers the saved ones.",
     "save": "The run goes on and stays on screen; x exports it to a file elsewhere.",
 }
 

@@ -3,12 +3,9 @@ under its call limits), the kernel log's XIDs, and the host's checks, gathered i
 
 from __future__ import annotations
 
-import ast
 import glob
-import importlib.util
 import os
 from collections.abc import Callable
-from pathlib import Path
 from types import ModuleType
 
 from gpu_tui.core.check import xid
@@ -20,6 +17,7 @@ from gpu_tui.core.devices import discover
 from gpu_tui.core.devices.doctor import LIBRARY_NOT_FOUND, explain_code
 from gpu_tui.core.devices.fields import Unknown
 from gpu_tui.core.devices.nvidia_live import NvmlSession
+from gpu_tui.core.torch_build import torch_cuda
 
 DRIVER_LIBRARY_MISSING = explain_code(LIBRARY_NOT_FOUND)[0]
 """What discovery says where there is no NVIDIA driver library at all."""
@@ -28,31 +26,6 @@ DRIVER_LIBRARY_MISSING = explain_code(LIBRARY_NOT_FOUND)[0]
 def has_nvidia_device() -> bool:
     """Whether the NVIDIA kernel driver or its device files are here (so no NVML is a fault)."""
     return os.path.exists("/proc/driver/nvidia/version") or bool(glob.glob("/dev/nvidia[0-9]*"))
-
-
-def torch_cuda() -> str | Unknown | None:
-    """The CUDA version torch was built for (None: a CPU build; Unknown: no torch), read from
-    its ``version.py`` without importing torch: seconds of start-up, and CUDA set up, in a
-    process (the TUI's) that has no use for it."""
-    try:
-        spec = importlib.util.find_spec("torch")
-    except (ImportError, ValueError):
-        spec = None
-    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
-    if not folders:
-        return Unknown("torch is not installed")
-    try:
-        tree = ast.parse((Path(folders[0]) / "version.py").read_text())
-    except (OSError, SyntaxError, ValueError):
-        return Unknown("torch's version file could not be read")
-    for node in tree.body:
-        target: ast.expr | None = node.target if isinstance(node, ast.AnnAssign) else None
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-        value = getattr(node, "value", None)
-        if isinstance(target, ast.Name) and target.id == "cuda" and isinstance(value, ast.Constant):
-            return None if value.value is None else str(value.value)
-    return Unknown("torch's version file names no CUDA version")
 
 
 def run_check(

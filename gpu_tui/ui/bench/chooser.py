@@ -36,6 +36,9 @@ class BenchChooser(Widget, can_focus=False):
     """Real GPUs the inventory found (a SIMULATED one cannot run benchmarks)."""
     host: reactive[HostSpeed] = reactive(HostSpeed)
     """What the estimate knows of this machine (the pane sets it from the inventory)."""
+    torch_note: reactive[str] = reactive("")
+    """Why the worker's torch cannot use the GPUs found ("" where it may): then cpu is the one
+    device to choose, and the options say why."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -59,7 +62,7 @@ class BenchChooser(Widget, can_focus=False):
         return {"cpu": ["cpu"], "gpu": ["gpu"], "cpu+gpu": ["all"]}[self.device]
 
     def device_choices(self) -> tuple[str, ...]:
-        return ("cpu+gpu", "cpu", "gpu") if self.gpus else ("cpu",)
+        return ("cpu+gpu", "cpu", "gpu") if self.gpus and not self.torch_note else ("cpu",)
 
     def cycle_suite(self) -> None:
         suites = (*SUITES, comm_plan.SUITE)  # comm: collectives between ranks (torchrun)
@@ -111,9 +114,16 @@ class BenchChooser(Widget, can_focus=False):
         return estimate_seconds(self.plan(), gpus=gpus, host=self.host)
 
     def watch_gpus(self, gpus: int) -> None:
-        self.device = "cpu+gpu" if gpus else "cpu"
-        if gpus:
+        self.device = "cpu+gpu" if gpus and not self.torch_note else "cpu"
+        if gpus and not self.torch_note:
             self.query_one("#bench-list", SelectionList).select("transfer")
+        self.update_summary()
+
+    def watch_torch_note(self, note: str) -> None:
+        if note:  # what needs a GPU cannot run: cpu, and no GPU-only benchmark ticked
+            self.device = "cpu"
+            for name in GPU_ONLY:
+                self.query_one("#bench-list", SelectionList).deselect(name)
         self.update_summary()
 
     def _watch_any(self) -> None:
@@ -149,6 +159,8 @@ class BenchChooser(Widget, can_focus=False):
             text.append("\nr runs · Esc stops\n")
         else:
             text.append("\nNothing chosen: space selects a benchmark\n")
-        if not self.gpus:
+        if self.gpus and self.torch_note:
+            text.append(self.torch_note, "italic")
+        elif not self.gpus:
             text.append(GPU_ADDS, "italic")
         self.query_one("#bench-settings", Static).update(text)

@@ -3,7 +3,9 @@ saved run), or picked from saved runs with ↑/↓.
 
 The dialog exists to take a path, so its field takes text from the start: every printable key is
 text (digits and ``q`` included, which elsewhere switch panes and quit), Enter accepts, Esc
-closes. ↑/↓ are never text, so they move through the saved runs even while typing.
+closes. The path it opens with (and each run ↑/↓ puts there) is selected, so typing replaces it
+and Enter takes it. ↑/↓ are never text, so they move through the saved runs even while typing;
+where they or Tab have nothing to offer, the hint line says so.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gpu_tui.ui.widgets.field import Field
 
 NO_PATH = Path()
 """What an empty line gives where ``allow_empty`` (Compare: drop the baseline)."""
+NOTHING_OFFERED = "No other saved run to offer: type a file's path"
 
 
 class PathDialog(ModalScreen[Path | None]):
@@ -72,37 +75,60 @@ class PathDialog(ModalScreen[Path | None]):
         field = self.query_one("#path-input", Field)
         self.set_focus(field)
         field.edit()
-        field.cursor_position = len(field.value)
+        field.select_all()
         if self.choices:
             self.query_one("#path-choices", OptionList).highlighted = 0
 
     def _choice_text(self, index: int) -> str:
         return str(self.choices[index]) if 0 <= index < len(self.choices) else ""
 
-    def _put(self, text: str) -> None:
+    def _put(self, text: str, *, selected: bool) -> None:
+        """``selected``: a whole path offered, which the next letter typed replaces."""
         field = self.query_one("#path-input", Field)
         field.value = text
-        field.cursor_position = len(text)
+        if selected:
+            field.select_all()
+        else:
+            field.cursor_position = len(text)
+
+    def _say(self, text: str) -> None:
+        """Said in the hint's place until the field changes: a key that found nothing to do."""
+        self.query_one("#path-hint", Label).update(text)
+
+    def on_input_changed(self) -> None:
+        self.query_one("#path-hint", Label).update(self.hint)
 
     def action_choice(self, step: int) -> None:
         if not self.choices:
+            self._say(NOTHING_OFFERED)
             return
         options = self.query_one("#path-choices", OptionList)
         current = options.highlighted if options.highlighted is not None else -step
-        options.highlighted = max(0, min(len(self.choices) - 1, current + step))
+        wanted = current + step
+        if not 0 <= wanted < len(self.choices):  # newest first: up is newer, down older
+            self._say("This is the newest saved run" if step < 0 else "No older saved run")
+            return
+        options.highlighted = wanted
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self._put(self._choice_text(event.option_index))
+        text = self._choice_text(event.option_index)
+        if self.query_one("#path-input", Field).value != text:  # Tab's completion: left as is
+            self._put(text, selected=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[event.option_index])
 
     def action_complete(self) -> None:
         typed = self.query_one("#path-input", Field).value.strip()
+        if not self.choices:
+            self._say(NOTHING_OFFERED)
+            return
         match = completion(typed, self.choices)
-        if match is not None:
-            self.query_one("#path-choices", OptionList).highlighted = self.choices.index(match)
-            self._put(str(match))
+        if match is None:
+            self._say("No saved run's name starts with that or holds it")
+            return
+        self.query_one("#path-choices", OptionList).highlighted = self.choices.index(match)
+        self._put(str(match), selected=False)  # typing on goes on from the completed name
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()

@@ -67,6 +67,11 @@ class RunFiles(Widget):
         """Put ``results`` in the table and plots (the pane does it)."""
         raise NotImplementedError
 
+    def file_problem_over(self) -> None:
+        """A file was read or written as asked: a file's problem still on show is over (the
+        pane takes it down)."""
+        raise NotImplementedError
+
     def action_compare(self) -> None:
         self.list_comparable(self.saved_path)
 
@@ -133,6 +138,9 @@ class RunFiles(Widget):
     @work(thread=True, exclusive=True, group="bench-load", exit_on_error=False)
     def load_run(self, path: Path | None, *, baseline: bool) -> None:
         """``path``, or (None) the newest saved run that loads; unreadable ones are named."""
+        if path is not None and not path.exists():  # said plainly: there is nothing to read
+            self.post_message(self.Problem("missing", f"No such file: {path}"))
+            return
         candidates = [path] if path is not None else list_runs()
         unreadable: list[str] = []
         for candidate in candidates:
@@ -161,6 +169,7 @@ class RunFiles(Widget):
         self.post_message(self.Exported(targets))
 
     def on_run_files_exported(self, message: Exported) -> None:
+        self.file_problem_over()
         # a typed path may hold brackets: never read as markup
         self.notify("Exported " + ", ".join(map(str, message.paths)), markup=False)
 
