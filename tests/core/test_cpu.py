@@ -9,6 +9,7 @@ import psutil
 import pytest
 
 from gpu_tui.core.devices.cpu import CpuSources, build_cpu_info, parse_cpuinfo, read_cpu
+from gpu_tui.core.devices.cpu_names import short_cpu_name
 from gpu_tui.core.devices.fields import Unknown
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "cpu"
@@ -133,3 +134,17 @@ def test_without_a_measured_clock_the_boost_clock_is_the_peak_s() -> None:
     assert isinstance(cpu.sustained_mhz, Unknown)
     assert cpu.peak.gflops == pytest.approx(2 * 3.7 * 32)
     assert "max boost clock" in cpu.peak.basis
+
+
+@pytest.mark.parametrize(
+    ("model", "short"),
+    [
+        ("Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", "Intel Xeon Gold 6338"),
+        ("AMD EPYC 7763 64-Core Processor", "AMD EPYC 7763 64-Core"),
+        ("Intel(R) Xeon(R) Processor", "Intel Xeon Processor"),  # no model number: a word kept
+        ("Intel(R) Core(TM) i9-14900K", "Intel Core i9-14900K"),
+        ("Apple M2 Max", "Apple M2 Max"),
+    ],
+)
+def test_a_cpu_list_entry_drops_the_marks_and_the_rated_clock(model: str, short: str) -> None:
+    assert short_cpu_name(model) == short

@@ -1,6 +1,24 @@
-"""Names for CPU cores: x86 family/model → microarchitecture, Arm implementer/part → core."""
+"""Names for CPUs: a model's short name for a list, x86 family/model → microarchitecture, Arm
+implementer/part → core."""
 
 from __future__ import annotations
+
+import re
+
+_MARKS = re.compile(r"\s*\((?:R|TM|tm|r)\)")
+_CLOCK = re.compile(r"\s*(?:CPU\s*)?@\s*[\d.]+\s*[GM]Hz\s*$")
+
+
+def short_cpu_name(model: str) -> str:
+    """A CPU model as a list shows it: without the trademark marks, the rated clock or, after
+    a model number, the word Processor (``Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz`` → ``Intel
+    Xeon Gold 6338``, ``AMD EPYC 7763 64-Core Processor`` → ``AMD EPYC 7763 64-Core``); the
+    sheet's title keeps the whole name."""
+    name = _CLOCK.sub("", _MARKS.sub("", model)).strip()
+    if re.search(r"\d", name):
+        name = re.sub(r"\s+Processor$", "", name)
+    return " ".join(name.split()) or model
+
 
 # AMD: (family, first model, last model) → name. Sources: AMD PPRs; the Linux kernel's
 # arch/x86 model tables; Wikipedia "List of AMD CPU microarchitectures".

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gpu_tui.core.comm.topology_sheet import topology_section
+from gpu_tui.core.devices.cpu_names import short_cpu_name
 from gpu_tui.core.devices.fields import Maybe, Unknown
 from gpu_tui.core.devices.model import (
     Accelerator,
@@ -95,7 +96,7 @@ def cpu_section(cpu: CpuInfo) -> SpecSection:
             note=cpu.peak.basis,
         ),
     ]
-    return SpecSection(f"CPU · {cpu.model}", tuple(rows), label=cpu.model)
+    return SpecSection(f"CPU · {cpu.model}", tuple(rows), label=short_cpu_name(cpu.model))
 
 
 def simd_summary(flags: tuple[str, ...]) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from gpu_tui.core.devices.cpu_names import short_cpu_name
 from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, Inventory
 from gpu_tui.core.devices.sources import Source
@@ -401,7 +402,7 @@ def machine_targets(inventory: Inventory) -> tuple[Target, ...]:
     gpus = tuple(accelerator_target(d) for d in inventory.accelerators if not d.lost)
     ram = replace(
         local_target(
-            f"CPU: {inventory.cpu.model} (RAM)",
+            f"CPU: {short_cpu_name(inventory.cpu.model)} (RAM)",
             inventory.memory.total_bytes,
             None,
             "this machine: system RAM (psutil); gpu-tui computes no CPU memory bandwidth",

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 
 from gpu_tui.core.devices.catalog import CatalogEntry, DeviceFigures
+from gpu_tui.core.devices.cpu_names import short_cpu_name
 from gpu_tui.core.devices.fields import value_or_none
 from gpu_tui.core.devices.model import Accelerator, CpuInfo, Inventory, MemoryInfo
 from gpu_tui.core.devices.peaks import lacks_precision
@@ -164,7 +165,7 @@ def cpu_row(cpu: CpuInfo, memory: MemoryInfo) -> LineupRow:
     vendor = _CPU_VENDORS.get(vendor, vendor)
     return LineupRow(
         key="cpu",
-        name=f"CPU: {cpu.model}",
+        name=f"CPU: {short_cpu_name(cpu.model)}",
         vendor=vendor,
         architecture=str(value_or_none(cpu.microarchitecture) or cpu.architecture),
         year=None,
