@@ -297,6 +297,8 @@ def test_check_quick_measures_the_cpu_here_and_says_why_no_gpu_was_measured() ->
     checks = {f["check"]: f for f in document["findings"]}
     assert checks["cpu-gemm"]["reading"].endswith("% of peak")
     assert checks["gpu-measurements"]["verdict"] == "skip"
+    # the cause beside "not checked", not a reading that says the machine has no GPU
+    assert checks["gpu-measurements"]["reading"] == "PyTorch sees no GPU"
 
 
 def test_torch_s_cuda_build_is_read_without_importing_torch() -> None:

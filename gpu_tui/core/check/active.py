@@ -170,9 +170,15 @@ def active_findings(document: RunDocument) -> list[Finding]:
             others = [r.value for d, r in gpus.items() if d != device] if device in gpus else []
             found.append(_judge(benchmark, result, others, _gpu_index(document, device)))
     reasons = sorted({_skip_text(skip) for skip in document.skipped if skip.get("device") == "gpu"})
-    found += [Finding("gpu-measurements", SKIP, "no GPU measured", why=r) for r in reasons]
+    found += [Finding("gpu-measurements", SKIP, _skip_reading(r), why=r) for r in reasons]
     rerun = "gpu-tui bench with the same benchmarks"
     return found + run_failures("measurements", document.errors, rerun)
+
+
+def _skip_reading(reason: str) -> str:
+    """The reading a list shows beside "not checked": the cause where it is the usual one (a
+    CPU build of PyTorch on a GPU machine), so it is not read as "this machine has no GPU"."""
+    return "PyTorch sees no GPU" if "visible to PyTorch" in reason else "no GPU measured"
 
 
 def _skip_text(skip: dict[str, Any]) -> str:
