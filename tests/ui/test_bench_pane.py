@@ -323,6 +323,20 @@ def test_crossover_plot_marks_where_the_gpu_starts_to_win() -> None:
     assert {s.label for s in spec.series} == {"cpu-torch", "gpu-resident"}
 
 
+def test_a_plot_the_run_shown_did_not_measure_says_so_not_no_results_yet() -> None:
+    cpu_only = [
+        BenchResult(
+            "gemm", "mm", "cpu", "fp32", {"n": 256}, 1e-3, 1e-3, 1e-3, 5, 30.0, "GFLOP/s", None
+        )
+    ]
+    # the machine has a GPU (NVML), the run did not measure one: no host↔device copies
+    spec = plot_data.build("transfer", cpu_only, gpu=True)
+    assert not spec.has_data
+    assert spec.note == plot_data.EMPTY_IN_RUN
+    assert plot_data.build("gemm", cpu_only, gpu=True).note != plot_data.EMPTY_IN_RUN
+    assert plot_data.build("transfer", [], gpu=True).note == ""  # no run yet: "yet" is right
+
+
 @pytest.mark.parametrize(
     ("ys", "ticks"),
     [

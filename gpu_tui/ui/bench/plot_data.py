@@ -6,6 +6,7 @@ Pure (no Textual, no plotext) so tests can assert "each plot has data" without d
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from gpu_tui.core.bench.report import crossover_points
 from gpu_tui.core.bench.results import BenchResult
@@ -189,9 +190,19 @@ def build(
         # a comm run's one plot; the copies are tables (copy_table.py)
         return comm([r for r in results if r.benchmark == "comm"], base)
     if view == "gemm":
-        return gemm(results, base, gpu)
-    if view == "crossover":
-        return crossover(results, base, gpu)
-    if view == "transfer":
-        return transfer(results, base, gpu)
-    return linear(results, base, gpu, threads)
+        spec = gemm(results, base, gpu)
+    elif view == "crossover":
+        spec = crossover(results, base, gpu)
+    elif view == "transfer":
+        spec = transfer(results, base, gpu)
+    else:
+        spec = linear(results, base, gpu, threads)
+    if results and not spec.has_data and not spec.note:  # a run without this plot's benchmark
+        spec = replace(spec, note=EMPTY_IN_RUN)
+    return spec
+
+
+EMPTY_IN_RUN = (
+    "The run shown measured nothing this plot draws: tick its benchmark in the options (o) "
+    "and run (r)."
+)
