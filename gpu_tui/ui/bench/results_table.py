@@ -32,7 +32,7 @@ class Column:
     heading: str
     justify: JustifyMethod = "left"
     wraps_at: str = ""
-    """Where a cell may wrap when the column is narrowed: " " (words), "," (notes); "" never."""
+    """Where a cell may wrap when the column is narrowed: " " (between words); "" never."""
 
 
 COLUMNS = (
@@ -43,7 +43,7 @@ COLUMNS = (
     Column("value", "Value", "right"),
     Column("peak", "%pk", "right"),
     Column("spread", "p20-80", "right"),
-    Column("notes", "Notes", wraps_at=","),
+    Column("notes", "Notes", wraps_at=" "),
     Column("delta", "vs base", "right"),
 )
 BY_KEY = {column.key: column for column in COLUMNS}
@@ -105,7 +105,7 @@ def _cells(r: BenchResult, delta: Delta | None, comparing: bool) -> dict[str, st
         "value": rt.value_cell(r),
         "peak": rt.peak_cell(r),
         "spread": rt.spread_cell(r),
-        "notes": rt.notes_cell(r),
+        "notes": rt.notes_cell(r).replace(",", ", "),  # as the words of a sentence list them
     }
     if comparing:
         cells["delta"] = rt.delta_cell(delta)
@@ -113,10 +113,10 @@ def _cells(r: BenchResult, delta: Delta | None, comparing: bool) -> dict[str, st
 
 
 def _narrowest(text: str, wraps_at: str) -> int:
-    """The width a cell can wrap down to: its longest word (or note)."""
+    """The width a cell can wrap down to: its longest word (a note with its comma)."""
     if not wraps_at:
         return len(text)
-    return max((len(part) + (wraps_at != " ") for part in text.split(wraps_at)), default=0)
+    return max((len(part) for part in text.split(wraps_at)), default=0)
 
 
 class ResultsTable(ScrollHint, DataTable[Text]):
@@ -218,10 +218,7 @@ class ResultsTable(ScrollHint, DataTable[Text]):
         for key, width in self.widths.items():
             column = BY_KEY[key]
             text = cells[key]
-            narrowed = len(text) > width
-            if narrowed and column.wraps_at == ",":
-                text = text.replace(",", ", ")  # notes wrap after a comma
-            tall = tall or narrowed
+            tall = tall or len(text) > width
             style = styles[key]() if key in styles else ""
             # Every cell is Text: a str cell would be read as markup, and names come from files.
             row.append(Text(text, style=style, justify=column.justify, overflow="fold"))
