@@ -109,7 +109,8 @@ def build_comm_plan(
     """The plan the launcher and every rank read (it is also saved with the results). The
     copies (``copies`` among ``operations``, and by default on a single node) run first, in
     the launcher's own process; the collectives then run on torchrun's ranks."""
-    named = list(operations or ())
+    # Written as the prose and nccl-tests write them (all-reduce) or as Python does (all_reduce).
+    named = [name.replace("-", "_") for name in operations or ()]
     for name in named:
         if name not in (*OPERATIONS, COPIES):
             choices = ", ".join((*OPERATIONS, COPIES))

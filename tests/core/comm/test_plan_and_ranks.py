@@ -154,3 +154,8 @@ def test_the_rank_torchrun_had_to_end_is_the_hung_one() -> None:
         }
     )
     assert (watch.story(3) or "").startswith("rank 1 stopped responding during b")
+
+
+def test_an_operation_may_be_named_as_prose_writes_it() -> None:
+    plan = build_comm_plan(Launch(nproc=2), operations=["all-reduce", "send_recv"])
+    assert plan["comm"]["operations"] == ["all_reduce", "send_recv"]
