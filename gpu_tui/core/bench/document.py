@@ -12,7 +12,6 @@ from typing import Any
 
 from gpu_tui.core.bench.results import BenchResult
 from gpu_tui.core.bench.schema import SCHEMA_VERSION, check_document
-from gpu_tui.core.comm.copies import summary
 
 
 @dataclass
@@ -49,6 +48,10 @@ class RunDocument:
         if any(r.benchmark == "copies" for r in self.results):
             # the copy matrix, derived from the results (which stay the record): read back,
             # it is ignored and derived again (core.comm.copies.summary)
+            # imported here: core.comm.copies reads core.bench's results, so importing it with
+            # this module would be a loop for whoever imports core.comm first
+            from gpu_tui.core.comm.copies import summary
+
             data["copies"] = summary(self.results)
         return data
 
