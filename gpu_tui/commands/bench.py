@@ -38,6 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="quick (about a minute on a small machine), full, or comm (collectives between "
         "ranks through torchrun; see below) (default: quick)",
     )
+    for suite in ("quick", "full"):  # as gpu-tui check takes them
+        parser.add_argument(
+            f"--{suite}",
+            dest="suite",
+            action="store_const",
+            const=suite,
+            help=f"the same as --suite {suite}",
+        )
     parser.add_argument(
         "--device",
         action="append",

@@ -55,6 +55,16 @@ def test_only_given_twice_runs_both_as_one_list_does() -> None:
     assert parser.parse_args(["bench"]).only is None  # no --only: every benchmark
 
 
+def test_quick_and_full_name_the_suite_as_gpu_tui_check_takes_them() -> None:
+    from gpu_tui.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["bench"]).suite == "quick"
+    assert parser.parse_args(["bench", "--full"]).suite == "full"
+    assert parser.parse_args(["bench", "--quick"]).suite == "quick"
+    assert parser.parse_args(["bench", "--suite", "comm"]).suite == "comm"
+
+
 def test_a_device_the_worker_cannot_see_is_refused_and_no_empty_run_is_kept(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
