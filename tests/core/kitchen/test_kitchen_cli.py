@@ -18,6 +18,10 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     return data
 
 
+def test_no_scenario_named_runs_the_panes_first_onions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_json(capsys)["scenario"] == "onions"
+
+
 def test_onions_json_matches_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "--scenario", "onions")
     assert data["schema_version"] == 1
@@ -140,7 +144,6 @@ def test_list(capsys: pytest.CaptureFixture[str]) -> None:
         (["--scenario", "onions", "--set", "cooks"], "KEY=VALUE"),
         (["--scenario", "scaling", "--set", "cooks=3"], "scaling does not let you set 'cooks'"),
         (["--scenario", "soup"], "unknown scenario 'soup'"),
-        ([], "--scenario NAME or --list"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
