@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from gpu_tui.core.guide.cost import REFERENCE_PRICES
 from gpu_tui.core.guide.lineup import COLUMNS
 from gpu_tui.core.guide.metrics import KEY_METRICS
 from gpu_tui.core.guide.prices import PRICES
-from gpu_tui.ui.app import GpuTuiApp
+from gpu_tui.ui.app import AppConfig, GpuTuiApp, make_app
 from gpu_tui.ui.guide.bars_view import BarsView
 from gpu_tui.ui.guide.catalog_view import CatalogView
 from gpu_tui.ui.guide.fit_view import FitView
@@ -31,6 +32,8 @@ from gpu_tui.ui.widgets.guide_bars import GuideBars
 from gpu_tui.ui.widgets.textual_internals import screen_strips
 from tests.conftest import SimulatedNvml
 from tests.polling import until
+from tests.ui.conftest import fixed_inventory
+from tests.ui.test_every_word import screen_lines
 
 SIZE = (80, 24)
 
@@ -218,6 +221,23 @@ async def test_bars_say_why_a_figure_is_missing_and_mark_secondary_sources(
         assert "n/p" not in note
         assert "† = only a secondary source" in note
         assert "no BF16 = the architecture has none" in note
+
+
+async def test_at_160x48_a_missing_figure_is_said_whole_beside_a_long_name() -> None:
+    inventory = fixed_inventory(demo=False)
+    # this CPU's bar reads "▶ CPU FP32: Intel Xeon Platinum 8480+": the longest label
+    cpu = replace(inventory.cpu, model="Intel(R) Xeon(R) Platinum 8480+")
+    inventory = replace(inventory, cpu=cpu)
+    app = make_app(AppConfig(pane="guide", discover=lambda: inventory, host="test-host"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        widget = app.query_one("#guide-bars-bf16", GuideBars)
+        region = widget.region.intersection(app.screen.region)
+        shown = "\n".join(screen_lines(app, region))  # as the terminal draws it
+        assert "not published" in shown
+        assert "…" not in shown  # a long name wraps; a figure's words are never cut
 
 
 def _bars_in_sight(app: GpuTuiApp, labels: set[str]) -> int:

@@ -27,9 +27,8 @@ class GuideBars(Static):
         """The label column's width, the value texts, their column's width, the bars' width."""
         # Labels whole (a cut name misleads): the bars take what is left, down to MIN_BAR; past
         # that a label wraps onto a second line.
-        longest = max((cell_len(bar.label) for bar in chart.bars), default=0)
-        label_width = max(12, min(longest, self.size.width - 10 - MIN_BAR))
-        # The value column as wide as its widest entry ("not published" is 13).
+        # The value column as wide as its widest entry ("not published" is 13), kept first: a
+        # value is never cut for a label.
         values = [
             Text(bar.missing, style="italic")
             if bar.value is None
@@ -37,6 +36,8 @@ class GuideBars(Static):
             for bar in chart.bars
         ]
         value_width = max(7, *(v.cell_len for v in values)) if values else 7
+        longest = max((cell_len(bar.label) for bar in chart.bars), default=0)
+        label_width = max(12, min(longest, self.size.width - value_width - 3 - MIN_BAR))
         bar_width = max(6, self.size.width - label_width - value_width - 3)
         return label_width, values, value_width, bar_width
 
