@@ -252,6 +252,9 @@ async def test_the_widest_figures_fit_their_columns_at_80x24_without_scrolling_s
         assert "1.875 GiB" in rows[1]
         assert "B=512 d=1024" in rows[2]  # every cell whole: the columns take what they need
         assert "cuda:0" in rows[2]
+        # what the width left out is named, with where to read it
+        assert "spread" not in table.widths
+        assert str(table.border_title).endswith(" · p20-80 below")
 
 
 async def test_compare_with_an_earlier_run_adds_deltas_and_base_series(data_dir: Path) -> None:

@@ -178,7 +178,14 @@ class ResultsTable(ScrollHint, DataTable[Text]):
             self.add_column(BY_KEY[key].heading, key=key, width=width)
         devices = sorted({r.device for r in self.results})
         on = f" · all on {devices[0]}" if len(devices) == 1 and "device" not in self.widths else ""
-        self.border_title = f"Results{on}" + (f" · vs {base}" if base else "")
+        # A column the width left out is named, and where to read it: the panel below has all.
+        left_out = [
+            c.heading
+            for c in COLUMNS
+            if c.key not in self.widths and c.key != "delta" and not (on and c.key == "device")
+        ]
+        below = f" · {', '.join(left_out)} below" if left_out and self.results else ""
+        self.border_title = f"Results{on}{below}" + (f" · vs {base}" if base else "")
         for result in self.results:
             self._add(result)
         if self.row_count:
