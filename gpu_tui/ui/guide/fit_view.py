@@ -113,22 +113,14 @@ class FitView(Widget):
             yield Label("Precision", classes="field-label")
             options = [(d, d) for d in DTYPES]
             yield Select(options, value="bf16", allow_blank=False, id="fit-dtype", compact=True)
-            yield Label("Context", classes="field-label")
-            yield Field(
-                str(fit.DEFAULT_CONTEXT),
-                id="fit-context",
-                type="integer",
-                compact=True,
-                takes_digits=True,
-            )
-            yield Label("Batch", classes="field-label")
-            yield Field(
-                str(fit.DEFAULT_BATCH),
-                id="fit-batch",
-                type="integer",
-                compact=True,
-                takes_digits=True,
-            )
+            for label, key, default in (
+                ("Context", "context", fit.DEFAULT_CONTEXT),
+                ("Batch", "batch", fit.DEFAULT_BATCH),
+            ):
+                yield Label(label, classes="field-label")
+                yield Field(
+                    str(default), id=f"fit-{key}", type="integer", compact=True, takes_digits=True
+                )
         yield Static(id="fit-summary")
         # Below the table at 80 columns, beside it when wide (CSS); at 80×24 the notes are
         # longer than the rows left for them, so the box scrolls (Tab, then ↓).
