@@ -122,7 +122,7 @@ def test_an_unknown_command_is_named_as_one_with_the_commands_there_are() -> Non
         (("watch", "--interval", "0"), "gpu-tui watch: error: --interval must be between 0.1 and"),
         (("check", "--bogus"), "gpu-tui check: error: unrecognized arguments: --bogus"),
         (("guide", "--cost", "--price", "-3"), "gpu-tui guide: error: unrecognized arguments"),
-        (("kitchen",), "gpu-tui kitchen: error: "),
+        (("kitchen", "--set", "cooks=0"), "gpu-tui kitchen: error: "),
         (("bench", "--baseline", "/nonexistent/old.json"), "gpu-tui bench: error: /nonexistent"),
         (("export", "--interval", "0"), "gpu-tui export: error: --interval must be between "),
         (("fleet",), "gpu-tui fleet: error: no Prometheus server: "),

@@ -72,6 +72,8 @@ class MonitorPane(Pane, can_focus=True):
         ("MCTL", "Share of the time the memory controller was reading or writing"),
         ("TEMP PWR", "Temperature against the slowdown point, power against the limit"),
         ("HELD", "The clocks are held back (too hot, at the power cap…): a wider card says why"),
+        ("STALE", "The driver did not answer in time: the card shows its last reading"),
+        ("LOST", "The GPU stopped answering (fell off the bus): it needs a reset to come back"),
         ("SMCLK MCLK", "The SM (compute) clock and the memory clock, MHz"),
         ("PCIe ↓ ↑", "The host link: received, sent"),
         ("ECC", "Memory errors corrected since the driver loaded"),
