@@ -469,7 +469,7 @@ async def test_seventy_b_in_bf16_needs_two_h100s(app_factory: Callable[..., GpuT
         row = column(app, "#fit-table", 0).index("H100 SXM")
         assert app.query_one("#fit-table", DataTable).get_row_at(row)[2].plain.strip() == "2"
         # int4 weights: 35 GB, so one H100 holds it.
-        await pilot.press("tab", "enter", "down", "down", "enter")
+        await pilot.press("tab", "enter", "down", "down", "down", "enter")  # fp16, fp8, int4
         assert app.query_one("#fit-dtype").value == "int4"  # type: ignore[attr-defined]
         needed = {p.target.name: p.devices_needed for p in view.placements}
         assert needed["H100 SXM"] == 1

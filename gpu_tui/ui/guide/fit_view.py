@@ -34,7 +34,8 @@ from gpu_tui.ui.widgets.guide_bars import SIMULATED_TAG
 from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.widgets.scroll_hint import HintedTable
 
-DTYPES = ("fp32", "bf16", "fp8", "int4")
+DTYPES = tuple(fit.DTYPE_BYTES)
+"""The precisions the form offers: every one ``gpu-tui guide --fit --dtype`` takes."""
 DEFAULT_MODEL = "llama-3.1-8b"
 COLUMN_LABELS = (
     "Memory\neach",
