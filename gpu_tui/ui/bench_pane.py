@@ -43,8 +43,6 @@ from gpu_tui.ui.widgets.reading_box import ReadingBox
 from gpu_tui.ui.worker_failures import describe_failure
 
 VIEWS = ("setup", "table", "plot")
-NO_GPU_SEEN = "no GPU visible"
-"""How the worker's reason for a GPU row it skipped begins when its torch sees no GPU."""
 IDLE_HINT = "r run · o options · t table · p plots · c compare · x export"
 
 
@@ -368,7 +366,7 @@ class BenchPane(Pane, RunFiles, RunHooks):
     def _nothing_measured(self) -> tuple[str, str]:
         """(why, what is shown) for a run that measured nothing: the run shown before it comes
         back, since an empty table would only take it away."""
-        no_gpu = any(str(s.get("reason", "")).startswith(NO_GPU_SEEN) for s in self.skips)
+        no_gpu = any(str(s.get("reason", "")).startswith(rt.NO_GPU_SEEN) for s in self.skips)
         why = " (the worker's torch sees no GPU)" if no_gpu else ""
         chooser = self.query_one(BenchChooser)
         if no_gpu and chooser.gpus:  # NVML sees GPUs, torch none: cpu is what is left to run

@@ -280,6 +280,8 @@ _ADVICE = {
 
 
 NUMPY_MISSING = "numpy is not installed"
+NO_GPU_SEEN = "no GPU visible"
+"""How the worker's reason for a GPU row it skipped begins when its torch sees no GPU."""
 NUMPY_ADVICE = (
     "pip install numpy into the worker's Python to add numpy's BLAS beside torch's: the CPU "
     "side of a speedup is the faster of the two."
