@@ -266,12 +266,11 @@ class GpuCard(RowsWidget):
         held = bool(words) and words != "idle"
         name_width = max(12, width // 4)
         figures = name_width + line.cell_len + rest.cell_len
-        reason = Text()
-        tellings = (words, "held: " + short_throttle_text(gpu.throttle_reasons), "HELD")
-        for told in tellings if held else (words,) if words else ():
-            reason = Text("  " + told, style=self._s("warn" if held else "dim"))
-            if figures + reason.cell_len <= width:
-                break
+        short = "held: " + short_throttle_text(gpu.throttle_reasons)
+        tellings = (words, short, "HELD") if held else (words,) if words else ()
+        fitting = [told for told in tellings if figures + 2 + len(told) <= width]
+        told = fitting[0] if fitting else "HELD" if held else ""
+        reason = Text("  " + told, style=self._s("warn" if held else "dim")) if told else Text()
         head = self._heading(gpu)
         head.truncate(name_width, overflow="ellipsis", pad=True)
         tensor = tensor_text(gpu)
